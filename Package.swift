@@ -1,0 +1,21 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Fluxion",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "Fluxion", targets: ["Fluxion"]),
+        .executable(name: "fluxion-example", targets: ["FluxionExample"]),
+    ],
+    targets: [
+        .target(name: "Fluxion"),
+        .executableTarget(
+            name: "FluxionExample",
+            dependencies: ["Fluxion"],
+            path: "Example"
+        ),
+        .testTarget(name: "FluxionTests", dependencies: ["Fluxion"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,50 @@
+/// An action whose payload type is known only at run time.
+///
+/// Observers and catch-all reducers receive actions in this form, and
+/// ``Dispatcher/dispatch(_:)`` accepts it for untyped dispatch (deep links,
+/// replaying a log). A payload whose type does not match a handler's is
+/// rejected with ``FluxionError/payloadTypeMismatch(action:expected:actual:)``
+/// before any store is touched.
+public struct AnyAction: Sendable, CustomStringConvertible {
+    /// The action's name.
+    public let name: String
+
+    /// The value the action carries; `()` for an action without a payload.
+    public let payload: any Sendable
+
+    /// The error the action carries, if any.
+    public let error: (any Error)?
+
+    /// Creates an untyped action.
+    ///
+    /// - Parameters:
+    ///   - name: The raw action name.
+    ///   - payload: The value to carry; `()` when omitted.
+    ///   - error: The error to carry, if any.
+    public init(name: String, payload: any Sendable = (), error: (any Error)? = nil) {
+        self.name = name
+        self.payload = payload
+        self.error = error
+    }
+
+    /// Erases the payload type of a typed action.
+    public init<Payload>(_ action: Action<Payload>) {
+        self.init(name: action.name.rawValue, payload: action.payload, error: action.error)
+    }
+
+    /// The payload as the given type, or `nil` when it has another type.
+    ///
+    /// ```swift
+    /// if let amount = action.payload(as: Int.self) { … }
+    /// ```
+    public func payload<Payload>(as type: Payload.Type) -> Payload? {
+        payload as? Payload
+    }
+
+    /// The name, the payload and the error, for logs.
+    public var description: String {
+        var text = "\(name)(\(payload))"
+        if let error { text += " error: \(error)" }
+        return text
+    }
+}

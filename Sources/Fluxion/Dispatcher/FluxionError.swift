@@ -1,0 +1,55 @@
+/// The errors Fluxion itself throws; each message names what was wrong.
+///
+/// Errors thrown by your handlers reach the caller of
+/// ``Dispatcher/dispatch(_:payload:error:)`` unchanged; these are the ones
+/// Fluxion adds. Store types are named by their type name.
+public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A payload's type does not match the type the handler declared for this action name.
+    ///
+    /// Thrown before any store is touched.
+    case payloadTypeMismatch(action: String, expected: String, actual: String)
+
+    /// A handler table entry is a method of another store type than the store it was declared on.
+    case storeTypeMismatch(action: String, expected: String, actual: String)
+
+    /// The store type was never registered with this dispatcher (or was unregistered).
+    case storeNotRegistered(String)
+
+    /// The store type is already registered with this dispatcher.
+    case storeAlreadyRegistered(String)
+
+    /// `waitFor` would wait on a store that is already waiting; the path lists
+    /// the stores in waiting order and ends where it started, for example
+    /// `["AStore", "BStore", "AStore"]`.
+    case waitForCycle([String])
+
+    /// `waitFor` was called outside a handler of this dispatcher's current dispatch.
+    case waitForOutsideDispatch(String)
+
+    /// A store's initializer asked for the same store, so it can never be created.
+    case recursiveStoreCreation(String)
+
+    /// A human-readable message naming what was wrong.
+    public var description: String {
+        switch self {
+        case .payloadTypeMismatch(let action, let expected, let actual):
+            "Action '\(action)' expects a payload of type \(expected) but was dispatched with \(actual)."
+        case .storeTypeMismatch(let action, let expected, let actual):
+            "The handler for '\(action)' is a method of \(expected) but is declared on \(actual)."
+        case .storeNotRegistered(let store):
+            "Store \(store) is not registered with this dispatcher."
+        case .storeAlreadyRegistered(let store):
+            "Store \(store) is already registered with this dispatcher."
+        case .waitForCycle(let path):
+            "waitFor cycle: \(path.joined(separator: " → "))."
+        case .waitForOutsideDispatch(let store):
+            "waitFor(\(store)) was called outside a handler of the current dispatch."
+        case .recursiveStoreCreation(let store):
+            "Store \(store) was asked for while it was being created."
+        }
+    }
+}
+
+func typeName(_ type: Any.Type) -> String {
+    String(describing: type)
+}

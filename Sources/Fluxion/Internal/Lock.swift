@@ -1,0 +1,71 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+/// A mutex over `pthread_mutex_t`, with a condition variable to wait on.
+///
+/// Fluxion's one lock type. It is used instead of `Synchronization.Mutex`
+/// because it works on every Apple OS version Fluxion supports and because
+/// ThreadSanitizer instruments it fully on Linux.
+final class Lock: @unchecked Sendable {  // the pthread objects are themselves thread-safe
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    @inline(__always)
+    func lock() {
+        pthread_mutex_lock(mutex)
+    }
+
+    @inline(__always)
+    func unlock() {
+        pthread_mutex_unlock(mutex)
+    }
+
+    @inline(__always)
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Waits until another thread calls ``broadcast()``; call it with the lock held.
+    func wait() {
+        pthread_cond_wait(condition, mutex)
+    }
+
+    /// Wakes every thread waiting in ``wait()``.
+    func broadcast() {
+        pthread_cond_broadcast(condition)
+    }
+}
+
+/// The identity of the calling thread, comparable with `==`.
+struct ThreadID: Equatable, Sendable {
+    private let raw: UInt
+
+    static var current: ThreadID {
+        #if canImport(Darwin)
+        ThreadID(raw: UInt(bitPattern: pthread_self()))
+        #else
+        ThreadID(raw: UInt(pthread_self()))
+        #endif
+    }
+}

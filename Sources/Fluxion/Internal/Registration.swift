@@ -1,0 +1,33 @@
+/// A registered store type: how to create it, its handlers, and its instance once created.
+final class Registration: @unchecked Sendable {  // `instance` and `creator` guarded by the dispatcher's `lock`
+    let id: ObjectIdentifier
+    let name: String
+    let handlers: [String: any ErasedHandler]
+    let fallback: (any ErasedHandler)?
+    let make: @Sendable () -> any StoreRuntime
+
+    /// The store, once created.
+    var instance: (any StoreRuntime)?
+    /// The thread creating the store right now, if any.
+    var creator: ThreadID?
+
+    init<State, S: Store<State>>(_ type: S.Type, factory: @escaping @Sendable () -> S) {
+        let table = S.handlers
+        id = ObjectIdentifier(type)
+        name = typeName(type)
+        handlers = table.handlers.mapValues { $0 }
+        fallback = table.fallback
+        make = factory
+    }
+
+    /// The route that handles `actionName` for this store, if any.
+    func route(for actionName: String) -> Route? {
+        (handlers[actionName] ?? fallback).map { Route(registration: self, handler: $0) }
+    }
+}
+
+/// One store's handler for one action name, as the name index holds it.
+struct Route: Sendable {
+    let registration: Registration
+    let handler: any ErasedHandler
+}

@@ -1,0 +1,111 @@
+/// A store type's handlers: one per action name, plus an optional catch-all reducer.
+///
+/// A store type declares its table once, by overriding ``Store/handlers``.
+/// A handler receives the state as `inout` and the typed action; it may be a
+/// closure or a method of the store:
+///
+/// ```swift
+/// final class CounterStore: Store<Counter>, DefaultInitializable, @unchecked Sendable {
+///     init() { super.init(initialState: Counter()) }
+///
+///     override class var handlers: HandlerTable<Counter> {
+///         HandlerTable()
+///             .on(.increment) { state, action in state.count += action.payload }
+///             .on(.reset, CounterStore.reset)
+///     }
+///
+///     func reset(_ state: inout Counter, _ action: Action<Void>) throws {
+///         state.count = 0
+///     }
+/// }
+/// ```
+///
+/// A handler that throws leaves its store's state as it was before the
+/// action: handlers mutate a copy that is committed only on success.
+public struct HandlerTable<State: Sendable>: Sendable {
+    var handlers: [String: Handler<State>] = [:]
+    var fallback: Handler<State>?
+
+    /// Creates an empty table.
+    public init() {}
+
+    /// Returns a table that also handles the named action with a closure.
+    ///
+    /// A later entry for the same name replaces an earlier one.
+    ///
+    /// - Parameters:
+    ///   - name: The action name to handle.
+    ///   - handler: Updates the state for the action; may throw to reject it.
+    public func on<Payload>(
+        _ name: ActionName<Payload>,
+        _ handler: @escaping @Sendable (inout State, Action<Payload>) throws -> Void
+    ) -> HandlerTable {
+        adding(name) { _, state, action in try handler(&state, action) }
+    }
+
+    /// Returns a table that also handles the named action with a method of the store.
+    ///
+    /// Pass the method unapplied, as in `.on(.addTodo, TodoStore.add)`; the
+    /// method runs on the store instance the dispatcher created, so it can use
+    /// ``Store/waitFor(_:)`` and read other stores.
+    ///
+    /// - Parameters:
+    ///   - name: The action name to handle.
+    ///   - method: A method of the store type that updates the state.
+    public func on<Owner: Store<State>, Payload>(
+        _ name: ActionName<Payload>,
+        _ method: @escaping @Sendable (Owner) -> (inout State, Action<Payload>) throws -> Void
+    ) -> HandlerTable {
+        adding(name) { store, state, action in
+            guard let owner = store as? Owner else {
+                throw FluxionError.storeTypeMismatch(
+                    action: name.rawValue,
+                    expected: typeName(Owner.self),
+                    actual: typeName(type(of: store))
+                )
+            }
+            try method(owner)(&state, action)
+        }
+    }
+
+    /// Returns a table whose catch-all reducer handles every action that has no entry of its own.
+    ///
+    /// This is the Redux style: one function over the whole state that
+    /// switches on ``AnyAction/name``. A store with a catch-all reducer takes
+    /// part in every dispatch of its dispatcher.
+    ///
+    /// - Parameter reducer: Updates the state for any action; may throw to reject it.
+    public func otherwise(
+        _ reducer: @escaping @Sendable (inout State, AnyAction) throws -> Void
+    ) -> HandlerTable {
+        var table = self
+        table.fallback = Handler(
+            expectedPayload: "Any",
+            accepts: { _ in true },
+            run: { _, state, action in try reducer(&state, action) }
+        )
+        return table
+    }
+
+    private func adding<Payload>(
+        _ name: ActionName<Payload>,
+        _ body: @escaping @Sendable (Store<State>, inout State, Action<Payload>) throws -> Void
+    ) -> HandlerTable {
+        var table = self
+        table.handlers[name.rawValue] = Handler(
+            expectedPayload: typeName(Payload.self),
+            accepts: { $0 is Payload },
+            run: { store, state, action in
+                guard let payload = action.payload as? Payload else {
+                    throw FluxionError.payloadTypeMismatch(
+                        action: action.name,
+                        expected: typeName(Payload.self),
+                        actual: typeName(type(of: action.payload))
+                    )
+                }
+                try body(store, &state, Action(name, payload: payload, error: action.error))
+            }
+        )
+        return table
+    }
+}

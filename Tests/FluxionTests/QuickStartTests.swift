@@ -1,0 +1,44 @@
+import Fluxion
+import Testing
+
+// The README's Quick Start, verbatim between the markers.
+// quick-start-begin
+struct Counter: Sendable {
+    var count = 0
+}
+
+extension ActionName where Payload == Int {
+    static var increment: Self { "increment" }
+}
+
+final class CounterStore: Store<Counter>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store\'s lock
+    init() { super.init(initialState: Counter()) }
+
+    override class var handlers: HandlerTable<Counter> {
+        HandlerTable().on(.increment) { state, action in state.count += action.payload }
+    }
+}
+
+final class CounterView: Sendable {
+    func render(_ count: Int) { print("count:", count) }
+}
+
+func quickStart() throws -> Int {
+    let dispatcher = Dispatcher()
+    try dispatcher.register(CounterStore.self)
+
+    let view = CounterView()
+    try dispatcher.store(CounterStore.self).observe(owner: view) { view, change in
+        view.render(change.newState.count)
+    }
+
+    try dispatcher.dispatch(.increment, payload: 2)
+    return try dispatcher.store(CounterStore.self).state.count  // 2
+}
+// quick-start-end
+
+@Suite struct QuickStartTests {
+    @Test func quickStartCountsToTwo() throws {
+        #expect(try quickStart() == 2)
+    }
+}
