@@ -18,25 +18,24 @@
 /// runs while a Fluxion lock is held.
 ///
 /// ``shared`` serves apps; create independent instances for tests or modules.
-public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock`, but `context`
+public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock`
     /// The dispatcher apps share.
     public static let shared = Dispatcher()
 
     private let lock = Lock()
-    private var registrations: [ObjectIdentifier: Registration] = [:]
+    @exclusivity(unchecked) private var registrations: [ObjectIdentifier: Registration] = [:]
     /// The name index: every route for an action name, in registration order.
-    private var routesByName: [String: [Route]] = [:]
+    @exclusivity(unchecked) private var routesByName: [String: [Route]] = [:]
     /// The catch-all routes, in registration order: what a name without entries reaches.
-    private var fallbackRoutes: [Route] = []
+    @exclusivity(unchecked) private var fallbackRoutes: [Route] = []
     /// The thread whose dispatch is running, if any: the holder of the dispatch turn.
-    private var turnHolder: ThreadID?
+    @exclusivity(unchecked) private var turnHolder: ThreadID?
     /// Actions dispatched by the turn holder while it runs one; FIFO.
-    private var queue = ActionQueue()
-    private var deadLetterHandler: (@Sendable (AnyAction) -> Void)?
-    private var queuedErrorHandler: (@Sendable (AnyAction, any Error) -> Void)?
-
-    // NB: only the turn holder reads or writes this.
-    private var context: DispatchContext?
+    @exclusivity(unchecked) private var queue = ActionQueue()
+    /// The action running now; only the turn holder touches it.
+    private let context = DispatchContext()
+    @exclusivity(unchecked) private var deadLetterHandler: (@Sendable (AnyAction) -> Void)?
+    @exclusivity(unchecked) private var queuedErrorHandler: (@Sendable (AnyAction, any Error) -> Void)?
 
     /// Creates an independent dispatcher with no stores.
     public init() {}
@@ -91,16 +90,18 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     @discardableResult
     public func unregister<State, S: Store<State>>(_ type: S.Type) -> Bool {
         let id = ObjectIdentifier(type)
-        return lock.withLock {
-            guard let registration = registrations.removeValue(forKey: id) else { return false }
+        let removed = lock.withLock { () -> Registration? in
+            guard let registration = registrations.removeValue(forKey: id) else { return nil }
             let names = registration.fallback == nil ? Array(registration.handlers.keys) : Array(routesByName.keys)
             for name in names {
                 routesByName[name]?.removeAll { $0.registration.id == id }
                 if routesByName[name]?.isEmpty == true { routesByName[name] = nil }
             }
             fallbackRoutes.removeAll { $0.registration.id == id }
-            return true
+            return registration
         }
+        // NB: the store is released here, outside the lock: its deinit is user code.
+        return removed != nil
     }
 
     /// Whether a store type is registered.
@@ -175,14 +176,14 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     ///   another store declared this name with another payload type, in which
     ///   case no store is touched.
     public func dispatch<Payload>(_ name: ActionName<Payload>, payload: Payload, error: (any Error)? = nil) throws {
-        try dispatch(AnyAction(name: name.rawValue, payload: payload, error: error))
+        try send(Action(name, payload: payload, error: error), erased: nil)
     }
 
     /// Dispatches a typed action without a payload.
     ///
     /// - Throws: See ``dispatch(_:payload:error:)``.
     public func dispatch(_ name: ActionName<Void>, error: (any Error)? = nil) throws {
-        try dispatch(AnyAction(name: name.rawValue, payload: (), error: error))
+        try send(Action(name, payload: (), error: error), erased: nil)
     }
 
     /// Dispatches an action by raw name, with a payload of any type.
@@ -195,61 +196,104 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     ///   when a handler of this name expects another payload type (no store is
     ///   touched), or the first error a handler threw.
     public func dispatch(_ action: AnyAction) throws {
+        try send(Action(ActionName(action.name), payload: action.payload, error: action.error), erased: action)
+    }
+
+    /// Runs an action now if no dispatch is running on this thread, or queues it if one is.
+    ///
+    /// - Parameter erased: The action with its payload type erased, for untyped dispatch.
+    private func send<Payload>(_ action: Action<Payload>, erased: AnyAction?) throws {
         let thread = ThreadID.current
         lock.lock()
         if turnHolder == thread {
-            queue.append(action)
+            queue.append(QueuedAction(action: action, erased: erased))
             lock.unlock()
             return
         }
         while turnHolder != nil { lock.wait() }
         turnHolder = thread
+        let routes = routesByName[action.name.rawValue] ?? fallbackRoutes
+        let resolved = resolveStores(of: routes)
         lock.unlock()
-        defer {
-            lock.withLock {
-                turnHolder = nil
-                lock.broadcast()
-            }
-        }
+
         var failure: (any Error)?
         do {
-            try perform(action)
+            try perform(action, erased: erased, through: routes, resolved: resolved)
         } catch {
             failure = error
         }
-        while let next = lock.withLock({ queue.popFirst() }) {
+        while let next = nextQueuedActionOrEndTurn() {
             do {
-                try perform(next)
+                try next.perform(on: self)
             } catch {
-                lock.withLock { queuedErrorHandler }?(next, error)
+                lock.withLock { queuedErrorHandler }?(next.erased, error)
             }
         }
         if let failure { throw failure }
     }
 
-    /// Runs one action through its stores, then tells their observers.
-    private func perform(_ action: AnyAction) throws {
-        let (routes, deadLetterHandler) = lock.withLock {
-            (routesByName[action.name] ?? fallbackRoutes, self.deadLetterHandler)
+    /// Runs a queued action; only the turn holder calls it.
+    func performQueued<Payload>(_ action: Action<Payload>, erased: AnyAction?) throws {
+        let (routes, resolved) = lock.withLock {
+            let routes = routesByName[action.name.rawValue] ?? fallbackRoutes
+            return (routes, resolveStores(of: routes))
         }
+        try perform(action, erased: erased, through: routes, resolved: resolved)
+    }
+
+    /// Takes the next queued action, or gives up the dispatch turn when there is none.
+    private func nextQueuedActionOrEndTurn() -> QueuedAction? {
+        lock.withLock {
+            if let next = queue.popFirst() { return next }
+            turnHolder = nil
+            lock.broadcast()
+            return nil
+        }
+    }
+
+    /// Puts the stores of `routes` that exist into the context; call under `lock`.
+    ///
+    /// - Returns: Whether every store exists.
+    private func resolveStores(of routes: [Route]) -> Bool {
+        for route in routes {
+            guard let store = route.registration.instance else { return false }
+            context.append(store)
+        }
+        return true
+    }
+
+    /// Runs one action through its stores, then tells their observers.
+    private func perform<Payload>(
+        _ action: Action<Payload>,
+        erased: AnyAction?,
+        through routes: [Route],
+        resolved: Bool
+    ) throws {
+        defer { context.end() }
         guard !routes.isEmpty else {
-            deadLetterHandler?(action)
+            lock.withLock { deadLetterHandler }?(erased ?? AnyAction(action))
             return
         }
-        for route in routes where !route.handler.accepts(action.payload) {
+        let payloadType = ObjectIdentifier(Payload.self)
+        for route in routes where route.handler.payloadType != nil && route.handler.payloadType != payloadType {
+            if let erased, route.handler.accepts(erased.payload) { continue }
             throw FluxionError.payloadTypeMismatch(
-                action: action.name,
+                action: action.name.rawValue,
                 expected: route.handler.expectedPayload,
-                actual: typeName(type(of: action.payload))
+                actual: typeName(erased.map { type(of: $0.payload) as Any.Type } ?? Payload.self)
             )
         }
-        let stores = try routes.map { try instance(of: $0.registration) }
-        let context = DispatchContext(action: action, routes: routes, stores: stores)
-        self.context = context
-        context.runAll()
-        self.context = nil
-        for store in context.handledStores {
-            store.deliverPendingChange(for: action)
+        if !resolved {
+            context.end()
+            for route in routes { context.append(try instance(of: route.registration)) }
+        }
+        context.begin(routes)
+        context.runAll { index in
+            context.stores[index].run(routes[index].handler, for: action, erased: erased)
+        }
+        if context.isObserved {
+            let erased = erased ?? AnyAction(action)
+            context.forEachHandledStore { $0.deliverPendingChange(for: erased) }
         }
         if let error = context.firstError { throw error }
     }
@@ -266,15 +310,22 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     ///   ``FluxionError/storeNotRegistered(_:)`` for an unregistered type; or
     ///   the error the other store's handler threw.
     public func waitFor<State, S: Store<State>>(_ type: S.Type) throws {
+        _ = try runFirst(type)
+    }
+
+    /// Runs the handler of the store of type `S` for the current action, unless it ran.
+    ///
+    /// - Returns: The store, or `nil` when it does not handle the action.
+    func runFirst<State, S: Store<State>>(_ type: S.Type) throws -> (any StoreRuntime)? {
         let thread = ThreadID.current
         let holdsTurn = lock.withLock { turnHolder == thread }
-        guard holdsTurn, let context, context.isRunningHandler else {
+        guard holdsTurn, context.isRunningHandler else {
             throw FluxionError.waitForOutsideDispatch(typeName(type))
         }
         let id = ObjectIdentifier(type)
-        if try !context.waitFor(id), !(lock.withLock { registrations[id] != nil }) {
-            throw FluxionError.storeNotRegistered(typeName(type))
-        }
+        if let store = try context.waitFor(id) { return store }
+        guard isRegistered(type) else { throw FluxionError.storeNotRegistered(typeName(type)) }
+        return nil
     }
 
     /// Whether an action is running through this dispatcher now, on any thread.

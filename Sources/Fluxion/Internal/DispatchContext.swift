@@ -1,6 +1,7 @@
-/// The state of the one action a dispatcher is running: which stores have handled it.
+/// The progress of the one action a dispatcher is running: which stores have handled it.
 ///
-/// Owned by the thread holding the dispatcher's dispatch turn; never shared.
+/// A dispatcher keeps one context and reuses its buffers for every action.
+/// Only the thread holding the dispatch turn touches it.
 final class DispatchContext {
     private enum Progress {
         case pending
@@ -8,41 +9,52 @@ final class DispatchContext {
         case done((any Error)?)
     }
 
-    let action: AnyAction
-    private let routes: [Route]
-    private let stores: [any StoreRuntime]
-    private var progress: [Progress]
-    private var waiting: [Int] = []
+    @exclusivity(unchecked) private var routes: [Route] = []
+    @exclusivity(unchecked) private(set) var stores: [any StoreRuntime] = []
+    @exclusivity(unchecked) private var progress: [Progress] = []
+    /// The routes whose handlers are running, outermost first (a `waitFor` nests one).
+    @exclusivity(unchecked) private var waiting: [Int] = []
+    /// The routes whose handlers ran, in the order they ran.
+    @exclusivity(unchecked) private var handled: [Int] = []
+    @exclusivity(unchecked) private var runner: ((Int) -> HandlerOutcome)?
 
-    /// The stores whose handlers ran, in the order they ran.
-    private(set) var handledStores: [any StoreRuntime] = []
     /// The first error a handler threw.
-    private(set) var firstError: (any Error)?
+    @exclusivity(unchecked) private(set) var firstError: (any Error)?
+    /// Whether a store that handled the action has observers.
+    @exclusivity(unchecked) private(set) var isObserved = false
 
-    init(action: AnyAction, routes: [Route], stores: [any StoreRuntime]) {
-        self.action = action
-        self.routes = routes
-        self.stores = stores
-        progress = Array(repeating: .pending, count: routes.count)
-    }
-
-    /// Whether a handler of this action is running now.
+    /// Whether a handler of the current action is running now.
     var isRunningHandler: Bool { !waiting.isEmpty }
 
-    /// Runs every handler that has not run yet, in index order.
-    func runAll() {
-        for index in routes.indices {
-            if case .pending = progress[index] { run(index) }
+    /// Starts an action through `routes`; `stores` holds their stores, in the same order.
+    func begin(_ routes: [Route]) {
+        self.routes = routes
+        progress.append(contentsOf: repeatElement(.pending, count: routes.count))
+    }
+
+    /// Adds the next route's store; call once per route, in order, after `begin`.
+    func append(_ store: any StoreRuntime) {
+        stores.append(store)
+    }
+
+    /// Runs every handler with `runner`, in route order; `waitFor` may run some earlier.
+    func runAll(with runner: (Int) -> HandlerOutcome) {
+        withoutActuallyEscaping(runner) { runner in
+            self.runner = runner
+            for index in progress.indices {
+                if case .pending = progress[index] { run(index) }
+            }
+            self.runner = nil
         }
     }
 
-    /// Runs the handler of the store with `id` now, unless it already ran.
+    /// Runs the handler of the store with `id` now, unless it ran already.
     ///
-    /// - Returns: `false` when no store with `id` handles this action.
+    /// - Returns: That store, or `nil` when no store with `id` handles this action.
     /// - Throws: ``FluxionError/waitForCycle(_:)`` when that store is waiting
     ///   already, or the error its handler threw.
-    func waitFor(_ id: ObjectIdentifier) throws -> Bool {
-        guard let index = routes.firstIndex(where: { $0.registration.id == id }) else { return false }
+    func waitFor(_ id: ObjectIdentifier) throws -> (any StoreRuntime)? {
+        guard let index = routes.firstIndex(where: { $0.registration.id == id }) else { return nil }
         switch progress[index] {
         case .pending:
             run(index)
@@ -54,16 +66,33 @@ final class DispatchContext {
         case .done(let error):
             if let error { throw error }
         }
-        return true
+        return stores[index]
+    }
+
+    /// Calls `body` with each store whose handler ran, in the order they ran.
+    func forEachHandledStore(_ body: (any StoreRuntime) -> Void) {
+        for index in handled { body(stores[index]) }
+    }
+
+    /// Empties the context for the next action, keeping its buffers.
+    func end() {
+        routes = []
+        stores.removeAll(keepingCapacity: true)
+        progress.removeAll(keepingCapacity: true)
+        handled.removeAll(keepingCapacity: true)
+        firstError = nil
+        isObserved = false
     }
 
     private func run(_ index: Int) {
+        guard let runner else { return }
         progress[index] = .running
         waiting.append(index)
-        let error = stores[index].run(routes[index].handler, for: action)
+        let outcome = runner(index)
         waiting.removeLast()
-        progress[index] = .done(error)
-        handledStores.append(stores[index])
-        if firstError == nil { firstError = error }
+        progress[index] = .done(outcome.error)
+        handled.append(index)
+        if firstError == nil { firstError = outcome.error }
+        if outcome.isObserved { isObserved = true }
     }
 }

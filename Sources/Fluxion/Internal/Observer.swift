@@ -1,23 +1,68 @@
-/// One observer of a store: a weakly held owner and the closure to call with it.
-final class Observer<State: Sendable>: Sendable {
-    weak let owner: (AnyObject & Sendable)?
-    private let body: @Sendable (AnyObject & Sendable, StoreChange<State>) -> Void
+/// One observer in a store's list. The subclasses hold a weak owner or belong to a token.
+class Observer<State: Sendable> {
+    /// Calls the observer with `change`; returns `false` when the observer is gone.
+    func notify(_ change: StoreChange<State>, lock: Lock) -> Bool { false }
 
-    init(
-        owner: AnyObject & Sendable,
-        body: @escaping @Sendable (AnyObject & Sendable, StoreChange<State>) -> Void
-    ) {
+    /// Whether the observer is gone for good, so its slot can be reused; read under the store's lock.
+    var isGone: Bool { true }
+
+    /// Tells the observer its new slot in the store's list; called under the store's lock.
+    func move(to slot: Int) {}
+}
+
+/// An observer that lives as long as its owner.
+final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observer<State> {
+    private weak var owner: Owner?
+    private let body: @Sendable (Owner, StoreChange<State>) -> Void
+
+    init(owner: Owner, body: @escaping @Sendable (Owner, StoreChange<State>) -> Void) {
         self.owner = owner
         self.body = body
     }
 
-    /// Whether the owner is gone, so the observer can be dropped.
-    var isStale: Bool { owner == nil }
-
-    /// Calls the closure if the owner is alive; returns whether it was.
-    func notify(_ change: StoreChange<State>) -> Bool {
+    override func notify(_ change: StoreChange<State>, lock: Lock) -> Bool {
         guard let owner else { return false }
         body(owner, change)
         return true
     }
+
+    override var isGone: Bool { owner == nil }
+}
+
+/// An observer that lives until its token is cancelled or released.
+final class TokenObserver<State: Sendable>: Observer<State>, Cancellable {
+    private weak var store: Store<State>?
+    private let body: @Sendable (StoreChange<State>) -> Void
+    /// Guarded by the store's lock.
+    @exclusivity(unchecked) private(set) var slot = 0
+    /// Guarded by the store's lock.
+    @exclusivity(unchecked) var isCancelled = false
+
+    init(store: Store<State>, body: @escaping @Sendable (StoreChange<State>) -> Void) {
+        self.store = store
+        self.body = body
+    }
+
+    override func notify(_ change: StoreChange<State>, lock: Lock) -> Bool {
+        // NB: checked under the lock for each change, so a cancel that returned
+        // before this point, on any thread, is never followed by a call.
+        guard lock.withLock({ !isCancelled }) else { return false }
+        body(change)
+        return true
+    }
+
+    override var isGone: Bool { isCancelled }
+
+    override func move(to slot: Int) {
+        self.slot = slot
+    }
+
+    func cancel() {
+        store?.remove(self)
+    }
+}
+
+/// Something an ``ObservationToken`` can cancel.
+protocol Cancellable: AnyObject {
+    func cancel()
 }

@@ -2,14 +2,14 @@
 final class Registration: @unchecked Sendable {  // `instance` and `creator` guarded by the dispatcher's `lock`
     let id: ObjectIdentifier
     let name: String
-    let handlers: [String: any ErasedHandler]
-    let fallback: (any ErasedHandler)?
+    let handlers: [String: any RouteHandler]
+    let fallback: (any RouteHandler)?
     let make: @Sendable () -> any StoreRuntime
 
     /// The store, once created.
-    var instance: (any StoreRuntime)?
+    @exclusivity(unchecked) var instance: (any StoreRuntime)?
     /// The thread creating the store right now, if any.
-    var creator: ThreadID?
+    @exclusivity(unchecked) var creator: ThreadID?
 
     init<State, S: Store<State>>(_ type: S.Type, factory: @escaping @Sendable () -> S) {
         let table = S.handlers
@@ -29,5 +29,5 @@ final class Registration: @unchecked Sendable {  // `instance` and `creator` gua
 /// One store's handler for one action name, as the name index holds it.
 struct Route: Sendable {
     let registration: Registration
-    let handler: any ErasedHandler
+    let handler: any RouteHandler
 }

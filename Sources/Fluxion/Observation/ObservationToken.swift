@@ -1,42 +1,36 @@
-/// Keeps an observer alive; cancelling or releasing it stops the observer.
+/// Keeps an observer alive; cancelling or releasing the token stops the observer.
 ///
 /// ```swift
 /// var token: ObservationToken? = store.observe { change in print(change.newState) }
 /// token = nil  // no more calls
 /// ```
 ///
-/// Once ``cancel()`` returns, the observer is not called again for any later
-/// change (a call already under way on another thread finishes).
-public final class ObservationToken: @unchecked Sendable {  // `anchor` and `cancellation` guarded by `lock`
-    /// The object an observer holds weakly: it lives until the token is cancelled or released.
-    final class Anchor: Sendable {}
-
+/// Once ``cancel()`` returns the observer is not called again (a call already
+/// under way on another thread finishes). Cancelling takes O(1) time.
+public final class ObservationToken: @unchecked Sendable {  // `observer` guarded by `lock`
     private let lock = Lock()
-    private var anchor: Anchor?
-    private var cancellation: (@Sendable () -> Void)?
+    @exclusivity(unchecked) private var observer: (any Cancellable)?
 
-    /// Creates a token that keeps `anchor` alive and runs `cancellation` once when cancelled.
-    init(keeping anchor: Anchor, cancellation: @escaping @Sendable () -> Void) {
-        self.anchor = anchor
-        self.cancellation = cancellation
+    init(_ observer: any Cancellable) {
+        self.observer = observer
     }
 
     deinit {
-        cancel()
+        observer?.cancel()
     }
 
     /// Whether the token has been cancelled.
     public var isCancelled: Bool {
-        lock.withLock { anchor == nil }
+        lock.withLock { observer == nil }
     }
 
     /// Stops the observer; calling it again does nothing.
     public func cancel() {
-        let cancellation = lock.withLock {
-            defer { self.cancellation = nil }
-            anchor = nil  // observers holding the anchor weakly see `nil` from now on
-            return self.cancellation
+        let observer = lock.withLock {
+            defer { self.observer = nil }
+            return self.observer
         }
-        cancellation?()
+        // NB: cancelled, and released, outside the lock: releasing may run user deinits.
+        observer?.cancel()
     }
 }

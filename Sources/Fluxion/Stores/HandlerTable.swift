@@ -79,11 +79,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
         _ reducer: @escaping @Sendable (inout State, AnyAction) throws -> Void
     ) -> HandlerTable {
         var table = self
-        table.fallback = Handler(
-            expectedPayload: "Any",
-            accepts: { _ in true },
-            run: { _, state, action in try reducer(&state, action) }
-        )
+        table.fallback = Handler(catchAll: reducer)
         return table
     }
 
@@ -92,20 +88,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
         _ body: @escaping @Sendable (Store<State>, inout State, Action<Payload>) throws -> Void
     ) -> HandlerTable {
         var table = self
-        table.handlers[name.rawValue] = Handler(
-            expectedPayload: typeName(Payload.self),
-            accepts: { $0 is Payload },
-            run: { store, state, action in
-                guard let payload = action.payload as? Payload else {
-                    throw FluxionError.payloadTypeMismatch(
-                        action: action.name,
-                        expected: typeName(Payload.self),
-                        actual: typeName(type(of: action.payload))
-                    )
-                }
-                try body(store, &state, Action(name, payload: payload, error: action.error))
-            }
-        )
+        table.handlers[name.rawValue] = Handler(body)
         return table
     }
 }

@@ -25,15 +25,22 @@
 /// guard them yourself: handlers run on whichever thread dispatches.
 open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guarded by `lock`, see below
     let lock = Lock()
-    private var currentState: State
-    private var observers: [Observer<State>] = []
-    private var compactionThreshold = 8
+    // NB: `currentState` is written only under `lock` and only by the thread holding the
+    // owning dispatcher's dispatch turn, which may therefore read it without the lock.
+    @exclusivity(unchecked) private var currentState: State
+    /// The observers in the order they were added; `nil` marks a cancelled one's slot.
+    @exclusivity(unchecked) private var observers: ContiguousArray<Observer<State>?> = []
+    @exclusivity(unchecked) private var vacantSlots = 0
+    @exclusivity(unchecked) private var compactionThreshold = 8
     private weak var owningDispatcher: Dispatcher?
+    /// The change the last handler made, until it is delivered; owned by the dispatch turn.
+    @exclusivity(unchecked) private var pendingChange: PendingChange?
 
-    // NB: written and read only by the thread that holds the owning dispatcher's
-    // dispatch turn, between running a handler and delivering the change.
-    private var pendingOldState: State?
-    private var pendingError: (any Error)?
+    private struct PendingChange {
+        let oldState: State
+        let error: (any Error)?
+        let observers: ContiguousArray<Observer<State>?>
+    }
 
     /// Creates a store with its initial state.
     public init(initialState: State) {
@@ -76,7 +83,10 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
         guard let dispatcher else {
             throw FluxionError.waitForOutsideDispatch(typeName(Other.self))
         }
-        try dispatcher.waitFor(type)
+        if let store = try dispatcher.runFirst(type) {
+            // NB: the route for `Other` holds a store of type `Other`.
+            return unsafeDowncast(store, to: Other.self)
+        }
         return try dispatcher.store(type)
     }
 
@@ -84,7 +94,7 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     ///
     /// The owner is passed to the handler, so the handler need not capture it
     /// (no retain cycle). When the owner deallocates the observer stops firing
-    /// and is freed with the next change; nothing needs unregistering.
+    /// and is freed soon after; nothing needs unregistering.
     ///
     /// ```swift
     /// store.observe(owner: self) { owner, change in
@@ -99,7 +109,7 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
         owner: Owner,
         _ handler: @escaping @Sendable (Owner, StoreChange<State>) -> Void
     ) {
-        add(Observer(owner: owner) { owner, change in handler(unsafeDowncast(owner, to: Owner.self), change) })
+        add(OwnedObserver(owner: owner, body: handler))
     }
 
     /// Calls `handler` with each change of this store until the token is cancelled or released.
@@ -112,24 +122,47 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     ///
     /// - Returns: A token; keep it as long as you want the changes.
     public final func observe(_ handler: @escaping @Sendable (StoreChange<State>) -> Void) -> ObservationToken {
-        let anchor = ObservationToken.Anchor()
-        let observer = Observer<State>(owner: anchor) { _, change in handler(change) }
+        let observer = TokenObserver(store: self, body: handler)
         add(observer)
-        return ObservationToken(keeping: anchor) { [weak self] in self?.remove(observer) }
+        return ObservationToken(observer)
     }
 
     private func add(_ observer: Observer<State>) {
-        lock.withLock {
+        let replaced = lock.withLock {
+            observer.move(to: observers.count)
             observers.append(observer)
-            if observers.count >= compactionThreshold {
-                observers.removeAll { $0.isStale }
-                compactionThreshold = max(8, observers.count * 2)
-            }
+            return observers.count >= compactionThreshold ? compactObservers() : nil
         }
+        withExtendedLifetime(replaced) {}  // NB: gone observers are released here, outside the lock
     }
 
-    private func remove(_ observer: Observer<State>) {
-        lock.withLock { observers.removeAll { $0 === observer } }
+    /// Removes a token's observer in O(1): its slot is left vacant until the next compaction.
+    func remove(_ observer: TokenObserver<State>) {
+        let replaced: ContiguousArray<Observer<State>?>? = lock.withLock {
+            guard !observer.isCancelled else { return nil }
+            observer.isCancelled = true
+            observers[observer.slot] = nil
+            vacantSlots += 1
+            return vacantSlots > observers.count / 2 ? compactObservers() : nil
+        }
+        withExtendedLifetime(replaced) {}  // NB: released outside the lock
+    }
+
+    /// Drops vacant slots and gone observers; call under `lock`.
+    ///
+    /// - Returns: The old list, for the caller to release once it has unlocked
+    ///   (releasing an observer may run user code).
+    private func compactObservers() -> ContiguousArray<Observer<State>?> {
+        var kept = ContiguousArray<Observer<State>?>()
+        kept.reserveCapacity(observers.count - vacantSlots)
+        for case let observer? in observers where !observer.isGone {
+            observer.move(to: kept.count)
+            kept.append(observer)
+        }
+        vacantSlots = 0
+        compactionThreshold = max(8, kept.count * 2)
+        swap(&kept, &observers)
+        return kept
     }
 }
 
@@ -138,38 +171,36 @@ extension Store: StoreRuntime {
         lock.withLock { owningDispatcher = dispatcher }
     }
 
-    func run(_ handler: any ErasedHandler, for action: AnyAction) -> (any Error)? {
-        // NB: the index only pairs a store with handlers of its own table.
+    func run<Payload>(_ handler: any RouteHandler, for action: Action<Payload>, erased: AnyAction?) -> HandlerOutcome {
+        // NB: the index pairs a store only with handlers of its own table.
         let handler = unsafeDowncast(handler, to: Handler<State>.self)
-        let oldState = lock.withLock { currentState }
-        var draft = oldState
+        var state = currentState  // the turn holder reads it without the lock
         do {
-            try handler.run(self, &draft, action)
+            try handler.run(self, &state, action, erased: erased ?? AnyAction(action))
         } catch {
-            pendingOldState = oldState
-            pendingError = error
-            return error
+            let observers = lock.withLock { self.observers }
+            pendingChange = PendingChange(oldState: currentState, error: error, observers: observers)
+            return HandlerOutcome(error: error, isObserved: !observers.isEmpty)
         }
-        lock.withLock { currentState = draft }
-        pendingOldState = oldState
-        pendingError = nil
-        return nil
+        let observers = lock.withLock {
+            swap(&currentState, &state)
+            return self.observers
+        }
+        // `state` now holds the old state; it is released here, outside the lock.
+        guard !observers.isEmpty else { return HandlerOutcome(error: nil, isObserved: false) }
+        pendingChange = PendingChange(oldState: state, error: nil, observers: observers)
+        return HandlerOutcome(error: nil, isObserved: true)
     }
 
     func deliverPendingChange(for action: AnyAction) {
-        guard let oldState = pendingOldState else { return }
-        let error = pendingError
-        pendingOldState = nil
-        pendingError = nil
-        let (newState, observers) = lock.withLock { (currentState, self.observers) }
-        guard !observers.isEmpty else { return }
-        let change = StoreChange(oldState: oldState, newState: newState, action: action, error: error)
-        var sawStale = false
-        for observer in observers where !observer.notify(change) {
-            sawStale = true
+        guard let pending = pendingChange.take() else { return }
+        let change = StoreChange(oldState: pending.oldState, newState: currentState, action: action, error: pending.error)
+        var sawGone = false
+        for case let observer? in pending.observers where !observer.notify(change, lock: lock) {
+            sawGone = true
         }
-        if sawStale {
-            lock.withLock { self.observers.removeAll { $0.isStale } }
-        }
+        guard sawGone else { return }
+        let replaced = lock.withLock { compactObservers() }
+        withExtendedLifetime(replaced) {}  // NB: released outside the lock
     }
 }
