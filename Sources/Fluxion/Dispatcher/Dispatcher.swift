@@ -112,7 +112,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     ///
     /// - Throws: ``FluxionError/storeNotRegistered(_:)`` for a type that is not
     ///   registered; ``FluxionError/recursiveStoreCreation(_:)`` when called
-    ///   from the store's own initializer.
+    ///   on the thread that is creating this store (from its initializer or
+    ///   factory).
     public func store<State, S: Store<State>>(_ type: S.Type) throws -> S {
         let registration = try lock.withLock {
             guard let registration = registrations[ObjectIdentifier(type)] else {
@@ -124,32 +125,46 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         return unsafeDowncast(try instance(of: registration), to: S.self)
     }
 
-    private func instance(of registration: Registration) throws -> any StoreRuntime {
+    /// The store of `registration`, created now if this is its first need.
+    ///
+    /// - Parameter yieldingTurn: Whether the caller holds the dispatch turn
+    ///   between two actions and may give it up while another thread creates
+    ///   the store: that thread's factory may itself be waiting to dispatch.
+    private func instance(of registration: Registration, yieldingTurn: Bool = false) throws -> any StoreRuntime {
         let thread = ThreadID.current
         lock.lock()
+        var yielded = false
+        defer {
+            if yielded {
+                while turnHolder != nil { lock.wait() }
+                turnHolder = thread
+            }
+            lock.unlock()
+        }
         while true {
-            if let store = registration.instance {
+            if let store = registration.instance { return store }
+            guard let creator = registration.creator else {
+                registration.creator = thread
                 lock.unlock()
+                // NB: the factory is user code: it runs with no lock held.
+                let store = registration.make()
+                store.attach(to: self)
+                lock.lock()
+                registration.instance = store
+                registration.creator = nil
+                lock.broadcast()
                 return store
             }
-            guard let creator = registration.creator else { break }
             if creator == thread {
-                lock.unlock()
                 throw FluxionError.recursiveStoreCreation(registration.name)
+            }
+            if yieldingTurn, !yielded, turnHolder == thread {
+                turnHolder = nil
+                yielded = true
+                lock.broadcast()
             }
             lock.wait()
         }
-        registration.creator = thread
-        lock.unlock()
-        // NB: the factory is user code: it runs with no lock held.
-        let store = registration.make()
-        store.attach(to: self)
-        lock.withLock {
-            registration.instance = store
-            registration.creator = nil
-            lock.broadcast()
-        }
-        return store
     }
 
     // MARK: Dispatching
@@ -243,7 +258,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
                 actual: typeName(type(of: action.payload))
             )
         }
-        let stores = try routes.map { try instance(of: $0.registration) }
+        let stores = try routes.map { try instance(of: $0.registration, yieldingTurn: true) }
         let context = DispatchContext(action: action, routes: routes, stores: stores)
         self.context = context
         context.runAll()

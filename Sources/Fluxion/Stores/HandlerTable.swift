@@ -94,9 +94,9 @@ public struct HandlerTable<State: Sendable>: Sendable {
         var table = self
         table.handlers[name.rawValue] = Handler(
             expectedPayload: typeName(Payload.self),
-            accepts: { $0 is Payload },
+            accepts: { cast($0, to: Payload.self) != nil },
             run: { store, state, action in
-                guard let payload = action.payload as? Payload else {
+                guard let payload = cast(action.payload, to: Payload.self) else {
                     throw FluxionError.payloadTypeMismatch(
                         action: action.name,
                         expected: typeName(Payload.self),
