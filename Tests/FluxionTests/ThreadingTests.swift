@@ -20,6 +20,7 @@ extension ActionName where Payload == Void {
     fileprivate static var needsSlow: Self { "threadNeedsSlow" }
     fileprivate static var announce: Self { "threadAnnounce" }
     fileprivate static var hold: Self { "threadHold" }
+    fileprivate static var relay: Self { "threadRelay" }
     fileprivate static var follow: Self { "threadFollow" }
 }
 
@@ -97,6 +98,26 @@ final class ThreadHoldStore: Store<[String]>, @unchecked Sendable {  // locked b
 /// Created by a factory that counts its calls.
 final class ThreadLazyStore: Store<Int>, @unchecked Sendable {  // locked by Store
     init() { super.init(initialState: 0) }
+}
+
+/// Handles `.relay`: opens its gate, then queues `.needsSlow`.
+final class ThreadRelayStore: Store<Int>, @unchecked Sendable {  // locked by Store; `gate` is immutable
+    let gate: Gate
+
+    init(gate: Gate) {
+        self.gate = gate
+        super.init(initialState: 0)
+    }
+
+    override class var handlers: HandlerTable<Int> {
+        HandlerTable().on(.relay, ThreadRelayStore.relay)
+    }
+
+    func relay(_ state: inout Int, _ action: Action<Void>) throws {
+        state += 1
+        gate.open()
+        try dispatcher?.dispatch(.needsSlow)
+    }
 }
 
 /// Created by a factory that dispatches; handles `.needsSlow`.
@@ -337,11 +358,14 @@ final class ThreadSlowStore: Store<Int>, @unchecked Sendable {  // locked by Sto
         let threadErrors = Recorder<String>()
         let dispatcher = Dispatcher()
         let factoryEntered = Gate()
+        let turnHeld = Gate()
+        try dispatcher.register(ThreadRelayStore.self) { ThreadRelayStore(gate: turnHeld) }
+        _ = try dispatcher.store(ThreadRelayStore.self)
         try dispatcher.register(ThreadSlowStore.self) { [weak dispatcher] in
             factoryEntered.open()
-            // Wait (without sleeping) until the other thread's dispatch holds the turn:
-            // that dispatch needs this store, so it waits for this factory.
-            while dispatcher?.isDispatching == false { sched_yield() }
+            // The other thread holds the turn now, and its queued `.needsSlow` needs this
+            // store: it must give the turn up while it waits, or this dispatch never runs.
+            turnHeld.wait()
             do { try dispatcher?.dispatch(.announce) } catch { threadErrors.append("\(error)") }
             return ThreadSlowStore()
         }
@@ -355,7 +379,7 @@ final class ThreadSlowStore: Store<Int>, @unchecked Sendable {  // locked by Sto
         factoryEntered.wait()
         finished.enter()
         Thread {
-            do { try dispatcher.dispatch(.needsSlow) } catch { threadErrors.append("\(error)") }
+            do { try dispatcher.dispatch(.relay) } catch { threadErrors.append("\(error)") }
             finished.leave()
         }.start()
 
