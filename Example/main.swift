@@ -37,7 +37,7 @@ extension ActionName where Payload == Int {
     static var completeTodo: Self { "completeTodo" }
 }
 
-final class TodoStore: Store<TodoList>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store\'s lock
+final class TodoStore: Store<TodoList>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     init() { super.init(initialState: TodoList()) }
 
     override class var handlers: HandlerTable<TodoList> {
@@ -55,7 +55,7 @@ final class TodoStore: Store<TodoList>, DefaultInitializable, @unchecked Sendabl
     }
 }
 
-final class StatsStore: Store<Stats>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store\'s lock
+final class StatsStore: Store<Stats>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     init() { super.init(initialState: Stats()) }
 
     override class var handlers: HandlerTable<Stats> {

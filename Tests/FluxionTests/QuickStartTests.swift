@@ -11,7 +11,7 @@ extension ActionName where Payload == Int {
     static var increment: Self { "increment" }
 }
 
-final class CounterStore: Store<Counter>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store\'s lock
+final class CounterStore: Store<Counter>, DefaultInitializable, @unchecked Sendable {  // locked by Store
     init() { super.init(initialState: Counter()) }
 
     override class var handlers: HandlerTable<Counter> {

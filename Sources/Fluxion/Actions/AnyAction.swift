@@ -38,7 +38,7 @@ public struct AnyAction: Sendable, CustomStringConvertible {
     /// if let amount = action.payload(as: Int.self) { … }
     /// ```
     public func payload<Payload>(as type: Payload.Type) -> Payload? {
-        payload as? Payload
+        cast(payload, to: type)
     }
 
     /// The name, the payload and the error, for logs.
@@ -47,4 +47,25 @@ public struct AnyAction: Sendable, CustomStringConvertible {
         if let error { text += " error: \(error)" }
         return text
     }
+}
+
+/// `payload as? Payload`, except that a `nil` of another `Optional` type is not a `Payload`.
+///
+/// Swift lets any `nil` cast to any `Optional` type; an untyped action must
+/// not reach a handler of `Int?` with a `String?` payload, even a `nil` one.
+func cast<Payload>(_ payload: any Sendable, to type: Payload.Type) -> Payload? {
+    if let optional = payload as? any OptionalPayload, optional.isNone,
+        ObjectIdentifier(Swift.type(of: payload)) != ObjectIdentifier(Payload.self)
+    {
+        return nil
+    }
+    return payload as? Payload
+}
+
+private protocol OptionalPayload {
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalPayload {
+    fileprivate var isNone: Bool { self == nil }
 }
