@@ -53,6 +53,7 @@ public struct AnyAction: Sendable, CustomStringConvertible {
 ///
 /// Swift lets any `nil` cast to any `Optional` type; an untyped action must
 /// not reach a handler of `Int?` with a `String?` payload, even a `nil` one.
+@usableFromInline
 func cast<Payload>(_ payload: any Sendable, to type: Payload.Type) -> Payload? {
     if let optional = payload as? any OptionalPayload, optional.isNone,
         ObjectIdentifier(Swift.type(of: payload)) != ObjectIdentifier(Payload.self)

@@ -125,32 +125,46 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         return unsafeDowncast(try instance(of: registration), to: S.self)
     }
 
-    private func instance(of registration: Registration) throws -> any StoreRuntime {
+    /// The store of `registration`, created now if this is its first need.
+    ///
+    /// - Parameter yieldingTurn: Whether the caller holds the dispatch turn
+    ///   between two actions and may give it up while another thread creates
+    ///   the store: that thread's factory may itself be waiting to dispatch.
+    private func instance(of registration: Registration, yieldingTurn: Bool = false) throws -> any StoreRuntime {
         let thread = ThreadID.current
         lock.lock()
+        var yielded = false
+        defer {
+            if yielded {
+                while turnHolder != nil { lock.wait() }
+                turnHolder = thread
+            }
+            lock.unlock()
+        }
         while true {
-            if let store = registration.instance {
+            if let store = registration.instance { return store }
+            guard let creator = registration.creator else {
+                registration.creator = thread
                 lock.unlock()
+                // NB: the factory is user code: it runs with no lock held.
+                let store = registration.make()
+                store.attach(to: self)
+                lock.lock()
+                registration.instance = store
+                registration.creator = nil
+                lock.broadcast()
                 return store
             }
-            guard let creator = registration.creator else { break }
             if creator == thread {
-                lock.unlock()
                 throw FluxionError.recursiveStoreCreation(registration.name)
+            }
+            if yieldingTurn, !yielded, turnHolder == thread {
+                turnHolder = nil
+                yielded = true
+                lock.broadcast()
             }
             lock.wait()
         }
-        registration.creator = thread
-        lock.unlock()
-        // NB: the factory is user code: it runs with no lock held.
-        let store = registration.make()
-        store.attach(to: self)
-        lock.withLock {
-            registration.instance = store
-            registration.creator = nil
-            lock.broadcast()
-        }
-        return store
     }
 
     // MARK: Dispatching
@@ -176,14 +190,14 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     ///   another store declared this name with another payload type, in which
     ///   case no store is touched.
     public func dispatch<Payload>(_ name: ActionName<Payload>, payload: Payload, error: (any Error)? = nil) throws {
-        try send(Action(name, payload: payload, error: error), erased: nil)
+        try send(name.rawValue, payload: payload, error: error)
     }
 
     /// Dispatches a typed action without a payload.
     ///
     /// - Throws: See ``dispatch(_:payload:error:)``.
     public func dispatch(_ name: ActionName<Void>, error: (any Error)? = nil) throws {
-        try send(Action(name, payload: (), error: error), erased: nil)
+        try send(name.rawValue, payload: (), error: error)
     }
 
     /// Dispatches an action by raw name, with a payload of any type.
@@ -196,29 +210,54 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     ///   when a handler of this name expects another payload type (no store is
     ///   touched), or the first error a handler threw.
     public func dispatch(_ action: AnyAction) throws {
-        try send(Action(ActionName(action.name), payload: action.payload, error: action.error), erased: action)
+        try send(action)
     }
 
-    /// Runs an action now if no dispatch is running on this thread, or queues it if one is.
+    /// Runs a typed action now if no dispatch is running on this thread, or queues it if one is.
     ///
-    /// - Parameter erased: The action with its payload type erased, for untyped dispatch.
-    private func send<Payload>(_ action: Action<Payload>, erased: AnyAction?) throws {
+    /// The action travels as its parts, so that no generic type is built on the way.
+    private func send<Payload: Sendable>(_ name: String, payload: Payload, error: (any Error)?) throws {
+        try send(name) {
+            QueuedAction(name: name, payload: payload, error: error)
+        } perform: { routes in
+            try perform(name, payload: payload, error: error, through: routes)
+        }
+    }
+
+    /// Runs an untyped action now if no dispatch is running on this thread, or queues it if one is.
+    private func send(_ action: AnyAction) throws {
+        try send(action.name) {
+            QueuedAction(action)
+        } perform: { routes in
+            try perform(action, through: routes)
+        }
+    }
+
+    /// Takes the dispatch turn, runs the action, then the actions queued meanwhile.
+    ///
+    /// - Parameters:
+    ///   - queued: Makes the queued form of the action, when this thread is dispatching already.
+    ///   - perform: Runs the action through the routes of its name; called with the turn held.
+    private func send(
+        _ name: String,
+        queued: () -> QueuedAction,
+        perform: ([Route]) throws -> Void
+    ) throws {
         let thread = ThreadID.current
         lock.lock()
         if turnHolder == thread {
-            queue.append(QueuedAction(action: action, erased: erased))
+            queue.append(queued())
             lock.unlock()
             return
         }
         while turnHolder != nil { lock.wait() }
         turnHolder = thread
-        let routes = routesByName[action.name.rawValue] ?? fallbackRoutes
-        let resolved = resolveStores(of: routes)
+        let routes = routesByName[name] ?? fallbackRoutes
         lock.unlock()
 
         var failure: (any Error)?
         do {
-            try perform(action, erased: erased, through: routes, resolved: resolved)
+            try perform(routes)
         } catch {
             failure = error
         }
@@ -226,19 +265,15 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             do {
                 try next.perform(on: self)
             } catch {
-                lock.withLock { queuedErrorHandler }?(next.erased, error)
+                lock.withLock { queuedErrorHandler }?(next.action, error)
             }
         }
         if let failure { throw failure }
     }
 
-    /// Runs a queued action; only the turn holder calls it.
-    func performQueued<Payload>(_ action: Action<Payload>, erased: AnyAction?) throws {
-        let (routes, resolved) = lock.withLock {
-            let routes = routesByName[action.name.rawValue] ?? fallbackRoutes
-            return (routes, resolveStores(of: routes))
-        }
-        try perform(action, erased: erased, through: routes, resolved: resolved)
+    /// The routes of an action name, for a queued action; only the turn holder calls it.
+    func routes(for name: String) -> [Route] {
+        lock.withLock { routesByName[name] ?? fallbackRoutes }
     }
 
     /// Takes the next queued action, or gives up the dispatch turn when there is none.
@@ -251,51 +286,86 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         }
     }
 
-    /// Puts the stores of `routes` that exist into the context; call under `lock`.
-    ///
-    /// - Returns: Whether every store exists.
-    private func resolveStores(of routes: [Route]) -> Bool {
-        for route in routes {
-            guard let store = route.registration.instance else { return false }
-            context.append(store)
-        }
-        return true
+    /// Runs a typed action through `routes`, then tells the observers; the turn holder calls it.
+    func perform<Payload: Sendable>(
+        _ name: String,
+        payload: Payload,
+        error: (any Error)?,
+        through routes: [Route]
+    ) throws {
+        let payloadType = ObjectIdentifier(Payload.self)
+        try perform(
+            name,
+            through: routes,
+            mismatch: { handler in
+                handler.payloadType == nil || handler.payloadType == payloadType ? nil : typeName(Payload.self)
+            },
+            run: { handler, store in handler.run(on: store, name: name, payload: payload, error: error) },
+            erased: AnyAction(name: name, payload: payload, error: error)
+        )
+    }
+
+    /// Runs an untyped action through `routes`, then tells the observers; the turn holder calls it.
+    func perform(_ action: AnyAction, through routes: [Route]) throws {
+        try perform(
+            action.name,
+            through: routes,
+            mismatch: { handler in
+                handler.accepts(action.payload) ? nil : typeName(type(of: action.payload))
+            },
+            run: { handler, store in handler.untyped(store, action) },
+            erased: action
+        )
     }
 
     /// Runs one action through its stores, then tells their observers.
-    private func perform<Payload>(
-        _ action: Action<Payload>,
-        erased: AnyAction?,
+    ///
+    /// - Parameters:
+    ///   - mismatch: The name of the payload's type when `handler` cannot take it; `nil` when it can.
+    ///   - run: Runs a handler on its store.
+    ///   - erased: The action with its payload type erased, for `waitFor`, observers and hooks.
+    private func perform(
+        _ name: String,
         through routes: [Route],
-        resolved: Bool
+        mismatch: (Handler) -> String?,
+        run: (Handler, AnyObject) -> HandlerOutcome,
+        erased: AnyAction
     ) throws {
-        defer { context.end() }
         guard !routes.isEmpty else {
-            lock.withLock { deadLetterHandler }?(erased ?? AnyAction(action))
+            lock.withLock { deadLetterHandler }?(erased)
             return
         }
-        let payloadType = ObjectIdentifier(Payload.self)
-        for route in routes where route.handler.payloadType != nil && route.handler.payloadType != payloadType {
-            if let erased, route.handler.accepts(erased.payload) { continue }
-            throw FluxionError.payloadTypeMismatch(
-                action: action.name.rawValue,
-                expected: route.handler.expectedPayload,
-                actual: typeName(erased.map { type(of: $0.payload) as Any.Type } ?? Payload.self)
-            )
+        for route in routes {
+            if let actual = mismatch(route.handler) {
+                throw FluxionError.payloadTypeMismatch(
+                    action: name,
+                    expected: route.handler.expectedPayload,
+                    actual: actual
+                )
+            }
         }
-        if !resolved {
-            context.end()
-            for route in routes { context.append(try instance(of: route.registration)) }
-        }
-        context.begin(routes)
-        context.runAll { index in
-            context.stores[index].run(routes[index].handler, for: action, erased: erased)
+        try createStores(of: routes)
+        defer { context.end() }
+        context.run(erased, through: routes) { route in
+            // NB: `createStores` made every store; an instance, once set, never changes.
+            guard let store = route.registration.instance else {
+                return HandlerOutcome(error: FluxionError.storeNotRegistered(route.registration.name), isObserved: false)
+            }
+            return run(route.handler, store)
         }
         if context.isObserved {
-            let erased = erased ?? AnyAction(action)
-            context.forEachHandledStore { $0.deliverPendingChange(for: erased) }
+            context.deliverChanges(for: erased)
         }
         if let error = context.firstError { throw error }
+    }
+
+    /// Creates the stores of `routes` that do not exist yet; the turn holder calls it between actions.
+    private func createStores(of routes: [Route]) throws {
+        let isMissing = lock.withLock { routes.contains { $0.registration.instance == nil } }
+        guard isMissing else { return }
+        for route in routes {
+            _ = try instance(of: route.registration, yieldingTurn: true)
+        }
     }
 
     /// Runs the handler of another store for the current action first.
@@ -316,14 +386,21 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// Runs the handler of the store of type `S` for the current action, unless it ran.
     ///
     /// - Returns: The store, or `nil` when it does not handle the action.
-    func runFirst<State, S: Store<State>>(_ type: S.Type) throws -> (any StoreRuntime)? {
+    func runFirst<State, S: Store<State>>(_ type: S.Type) throws -> AnyObject? {
         let thread = ThreadID.current
         let holdsTurn = lock.withLock { turnHolder == thread }
         guard holdsTurn, context.isRunningHandler else {
             throw FluxionError.waitForOutsideDispatch(typeName(type))
         }
         let id = ObjectIdentifier(type)
-        if let store = try context.waitFor(id) { return store }
+        let waited = try context.waitFor(id) { route in
+            guard let store = route.registration.instance else {
+                return HandlerOutcome(error: FluxionError.storeNotRegistered(route.registration.name), isObserved: false)
+            }
+            let action = context.action
+            return route.handler.run(on: store, name: action.name, payload: action.payload, error: action.error)
+        }
+        if let store = waited { return store }
         guard isRegistered(type) else { throw FluxionError.storeNotRegistered(typeName(type)) }
         return nil
     }

@@ -50,6 +50,7 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+@usableFromInline
 func typeName(_ type: Any.Type) -> String {
     String(describing: type)
 }

@@ -1,12 +1,21 @@
 /// An action waiting for its turn, with its payload type kept.
 struct QueuedAction {
     /// The action with its payload type erased, for hooks.
-    let erased: AnyAction
+    let action: AnyAction
     private let performer: (Dispatcher) throws -> Void
 
-    init<Payload>(action: Action<Payload>, erased: AnyAction?) {
-        self.erased = erased ?? AnyAction(action)
-        performer = { try $0.performQueued(action, erased: erased) }
+    /// A typed action.
+    init<Payload: Sendable>(name: String, payload: Payload, error: (any Error)?) {
+        action = AnyAction(name: name, payload: payload, error: error)
+        performer = { dispatcher in
+            try dispatcher.perform(name, payload: payload, error: error, through: dispatcher.routes(for: name))
+        }
+    }
+
+    /// An untyped action.
+    init(_ action: AnyAction) {
+        self.action = action
+        performer = { dispatcher in try dispatcher.perform(action, through: dispatcher.routes(for: action.name)) }
     }
 
     /// Runs the action through `dispatcher`, which must be holding the turn.

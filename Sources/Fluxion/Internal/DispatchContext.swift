@@ -6,45 +6,35 @@ final class DispatchContext {
     private enum Progress {
         case pending
         case running
-        case done((any Error)?)
+        case done
     }
 
     @exclusivity(unchecked) private var routes: [Route] = []
-    @exclusivity(unchecked) private(set) var stores: [any StoreRuntime] = []
-    @exclusivity(unchecked) private var progress: [Progress] = []
+    @exclusivity(unchecked) private var progress: ContiguousArray<Progress> = []
     /// The routes whose handlers are running, outermost first (a `waitFor` nests one).
-    @exclusivity(unchecked) private var waiting: [Int] = []
-    /// The routes whose handlers ran, in the order they ran.
-    @exclusivity(unchecked) private var handled: [Int] = []
-    @exclusivity(unchecked) private var runner: ((Int) -> HandlerOutcome)?
+    @exclusivity(unchecked) private var waiting: ContiguousArray<Int> = []
+    /// The errors handlers threw, in the order they threw them.
+    @exclusivity(unchecked) private var errors: [(route: Int, error: any Error)] = []
+    /// The action running now, with its payload type erased, for `waitFor`.
+    @exclusivity(unchecked) private(set) var action = AnyAction(name: "")
 
-    /// The first error a handler threw.
-    @exclusivity(unchecked) private(set) var firstError: (any Error)?
     /// Whether a store that handled the action has observers.
     @exclusivity(unchecked) private(set) var isObserved = false
+
+    /// The first error a handler threw.
+    var firstError: (any Error)? { errors.first?.error }
 
     /// Whether a handler of the current action is running now.
     var isRunningHandler: Bool { !waiting.isEmpty }
 
-    /// Starts an action through `routes`; `stores` holds their stores, in the same order.
-    func begin(_ routes: [Route]) {
+    /// Runs every handler of `routes` for `action` with `runner`, in order; `waitFor` may run some earlier.
+    func run(_ action: AnyAction, through routes: [Route], with runner: (Route) -> HandlerOutcome) {
+        self.action = action
         self.routes = routes
+        progress.removeAll(keepingCapacity: true)
         progress.append(contentsOf: repeatElement(.pending, count: routes.count))
-    }
-
-    /// Adds the next route's store; call once per route, in order, after `begin`.
-    func append(_ store: any StoreRuntime) {
-        stores.append(store)
-    }
-
-    /// Runs every handler with `runner`, in route order; `waitFor` may run some earlier.
-    func runAll(with runner: (Int) -> HandlerOutcome) {
-        withoutActuallyEscaping(runner) { runner in
-            self.runner = runner
-            for index in progress.indices {
-                if case .pending = progress[index] { run(index) }
-            }
-            self.runner = nil
+        for index in progress.indices where progress[index] == .pending {
+            run(index, with: runner)
         }
     }
 
@@ -53,46 +43,44 @@ final class DispatchContext {
     /// - Returns: That store, or `nil` when no store with `id` handles this action.
     /// - Throws: ``FluxionError/waitForCycle(_:)`` when that store is waiting
     ///   already, or the error its handler threw.
-    func waitFor(_ id: ObjectIdentifier) throws -> (any StoreRuntime)? {
+    func waitFor(_ id: ObjectIdentifier, runner: (Route) -> HandlerOutcome) throws -> AnyObject? {
         guard let index = routes.firstIndex(where: { $0.registration.id == id }) else { return nil }
         switch progress[index] {
         case .pending:
-            run(index)
-            if case .done(let error?) = progress[index] { throw error }
+            run(index, with: runner)
         case .running:
             let start = waiting.firstIndex(of: index) ?? 0
             let path = (waiting[start...] + [index]).map { routes[$0].registration.name }
             throw FluxionError.waitForCycle(path)
-        case .done(let error):
-            if let error { throw error }
+        case .done:
+            break
         }
-        return stores[index]
+        if let failure = errors.first(where: { $0.route == index }) { throw failure.error }
+        return routes[index].registration.instance
     }
 
-    /// Calls `body` with each store whose handler ran, in the order they ran.
-    func forEachHandledStore(_ body: (any StoreRuntime) -> Void) {
-        for index in handled { body(stores[index]) }
+    /// Tells the observers of each store whose handler ran, in registration order.
+    func deliverChanges(for action: AnyAction) {
+        for route in routes {
+            if let store = route.registration.instance { route.handler.deliver(store, action) }
+        }
     }
 
     /// Empties the context for the next action, keeping its buffers.
     func end() {
+        action = AnyAction(name: "")
         routes = []
-        stores.removeAll(keepingCapacity: true)
-        progress.removeAll(keepingCapacity: true)
-        handled.removeAll(keepingCapacity: true)
-        firstError = nil
+        errors.removeAll()
         isObserved = false
     }
 
-    private func run(_ index: Int) {
-        guard let runner else { return }
+    private func run(_ index: Int, with runner: (Route) -> HandlerOutcome) {
         progress[index] = .running
         waiting.append(index)
-        let outcome = runner(index)
+        let outcome = runner(routes[index])
         waiting.removeLast()
-        progress[index] = .done(outcome.error)
-        handled.append(index)
-        if firstError == nil { firstError = outcome.error }
+        progress[index] = .done
+        if let error = outcome.error { errors.append((index, error)) }
         if outcome.isObserved { isObserved = true }
     }
 }

@@ -1,79 +1,74 @@
-/// What the name index needs of a handler, with its state and payload types erased.
-protocol RouteHandler: AnyObject, Sendable {
+/// One entry of a handler table, with the store's state type and the payload type erased.
+///
+/// The closures are made where the table is declared, in the app's module, so
+/// they are specialised for the store's state and the payload type; the
+/// dispatcher only moves the payload to them.
+@usableFromInline
+final class Handler: Sendable {
     /// The payload type the handler takes; `nil` for a catch-all reducer, which takes any.
-    var payloadType: ObjectIdentifier? { get }
-
-    /// The payload type's name, for error messages.
-    var expectedPayload: String { get }
-
-    /// Whether the handler can take this payload.
-    func accepts(_ payload: any Sendable) -> Bool
-}
-
-/// One entry of a ``HandlerTable``: a typed body for typed dispatch, and an
-/// untyped one for actions whose payload type is known only at run time.
-final class Handler<State: Sendable>: RouteHandler {
     let payloadType: ObjectIdentifier?
+    /// The payload type's name, for error messages.
     let expectedPayload: String
-    /// A `TypedBody<State, Payload>` for the payload type `payloadType`; `nil` for a catch-all.
-    let typedBody: (AnyObject & Sendable)?
-    let untypedBody: @Sendable (Store<State>, inout State, AnyAction) throws -> Void
-    private let acceptsPayload: @Sendable (any Sendable) -> Bool
+    /// A `TypedHandler<Payload>` for the payload type `payloadType`; `nil` for a catch-all.
+    let typed: (AnyObject & Sendable)?
+    /// Whether the handler can take a payload whose type is known only at run time.
+    let accepts: @Sendable (any Sendable) -> Bool
+    /// Runs the handler for an action whose payload type is known only at run time.
+    let untyped: @Sendable (AnyObject, AnyAction) -> HandlerOutcome
+    /// Tells the store's observers about the change its last handler made.
+    let deliver: @Sendable (AnyObject, AnyAction) -> Void
 
-    /// A handler for one payload type.
-    init<Payload>(_ body: @escaping @Sendable (Store<State>, inout State, Action<Payload>) throws -> Void) {
-        payloadType = ObjectIdentifier(Payload.self)
-        expectedPayload = typeName(Payload.self)
-        typedBody = TypedBody(body)
-        acceptsPayload = { $0 is Payload }
-        untypedBody = { store, state, action in
-            guard let payload = action.payload as? Payload else {
-                throw FluxionError.payloadTypeMismatch(
-                    action: action.name,
-                    expected: typeName(Payload.self),
-                    actual: typeName(type(of: action.payload))
-                )
-            }
-            try body(store, &state, Action(ActionName(action.name), payload: payload, error: action.error))
-        }
+    @usableFromInline
+    init(
+        payloadType: ObjectIdentifier?,
+        expectedPayload: String,
+        typed: (AnyObject & Sendable)?,
+        accepts: @escaping @Sendable (any Sendable) -> Bool,
+        untyped: @escaping @Sendable (AnyObject, AnyAction) -> HandlerOutcome,
+        deliver: @escaping @Sendable (AnyObject, AnyAction) -> Void
+    ) {
+        self.payloadType = payloadType
+        self.expectedPayload = expectedPayload
+        self.typed = typed
+        self.accepts = accepts
+        self.untyped = untyped
+        self.deliver = deliver
     }
 
-    /// A catch-all reducer, taking any payload.
-    init(catchAll body: @escaping @Sendable (inout State, AnyAction) throws -> Void) {
-        payloadType = nil
-        expectedPayload = "Any"
-        typedBody = nil
-        acceptsPayload = { _ in true }
-        untypedBody = { _, state, action in try body(&state, action) }
-    }
-
-    func accepts(_ payload: any Sendable) -> Bool {
-        acceptsPayload(payload)
-    }
-
-    /// Runs the handler for a typed action: directly when it takes `Payload`,
-    /// through the untyped body otherwise (a catch-all).
+    /// Runs the handler on `store` for a typed action: directly when it takes
+    /// `Payload`, through its untyped body otherwise (a catch-all reducer).
     @inline(__always)
-    func run<Payload>(
-        _ store: Store<State>,
-        _ state: inout State,
-        _ action: Action<Payload>,
-        erased: @autoclosure () -> AnyAction
-    ) throws {
-        if payloadType == ObjectIdentifier(Payload.self), let typedBody {
-            // NB: `typedBody` is a `TypedBody<State, Payload>` exactly when the payload types match.
-            try unsafeDowncast(typedBody, to: TypedBody<State, Payload>.self).body(store, &state, action)
-        } else {
-            try untypedBody(store, &state, erased())
+    func run<Payload: Sendable>(on store: AnyObject, name: String, payload: Payload, error: (any Error)?) -> HandlerOutcome {
+        if payloadType == ObjectIdentifier(Payload.self), let typed {
+            // NB: `typed` is a `TypedHandler<Payload>` exactly when the payload types match.
+            return unsafeDowncast(typed, to: TypedHandler<Payload>.self).run(store, name, payload, error)
         }
+        return untyped(store, AnyAction(name: name, payload: payload, error: error))
     }
 }
 
-/// A handler body for one payload type.
-final class TypedBody<State: Sendable, Payload: Sendable>: Sendable {
-    let body: @Sendable (Store<State>, inout State, Action<Payload>) throws -> Void
+/// A handler's body for one payload type: takes the store, the action's name, payload and error.
+@usableFromInline
+final class TypedHandler<Payload: Sendable>: Sendable {
+    let run: @Sendable (AnyObject, String, Payload, (any Error)?) -> HandlerOutcome
 
-    init(_ body: @escaping @Sendable (Store<State>, inout State, Action<Payload>) throws -> Void) {
-        self.body = body
+    @usableFromInline
+    init(_ run: @escaping @Sendable (AnyObject, String, Payload, (any Error)?) -> HandlerOutcome) {
+        self.run = run
+    }
+}
+
+/// What running one store's handler did.
+@usableFromInline
+struct HandlerOutcome {
+    /// The error the handler threw; the store's state was then left as it was.
+    let error: (any Error)?
+    /// Whether the store has observers waiting for the change.
+    let isObserved: Bool
+
+    @usableFromInline
+    init(error: (any Error)?, isObserved: Bool) {
+        self.error = error
+        self.isObserved = isObserved
     }
 }

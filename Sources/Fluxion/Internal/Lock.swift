@@ -13,10 +13,12 @@ import Android
 /// Fluxion's one lock type. It is used instead of `Synchronization.Mutex`
 /// because it works on every Apple OS version Fluxion supports and because
 /// ThreadSanitizer instruments it fully on Linux.
+@usableFromInline
 final class Lock: @unchecked Sendable {  // the pthread objects are themselves thread-safe
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
+    @usableFromInline
     init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
@@ -29,17 +31,17 @@ final class Lock: @unchecked Sendable {  // the pthread objects are themselves t
         mutex.deallocate()
     }
 
-    @inline(__always)
+    @inlinable
     func lock() {
         pthread_mutex_lock(mutex)
     }
 
-    @inline(__always)
+    @inlinable
     func unlock() {
         pthread_mutex_unlock(mutex)
     }
 
-    @inline(__always)
+    @inlinable
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

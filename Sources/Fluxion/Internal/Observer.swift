@@ -1,6 +1,8 @@
 /// One observer in a store's list. The subclasses hold a weak owner or belong to a token.
+@usableFromInline
 class Observer<State: Sendable> {
     /// Calls the observer with `change`; returns `false` when the observer is gone.
+    @usableFromInline
     func notify(_ change: StoreChange<State>, lock: Lock) -> Bool { false }
 
     /// Whether the observer is gone for good, so its slot can be reused; read under the store's lock.

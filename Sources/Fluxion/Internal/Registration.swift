@@ -2,8 +2,8 @@
 final class Registration: @unchecked Sendable {  // `instance` and `creator` guarded by the dispatcher's `lock`
     let id: ObjectIdentifier
     let name: String
-    let handlers: [String: any RouteHandler]
-    let fallback: (any RouteHandler)?
+    let handlers: [String: Handler]
+    let fallback: Handler?
     let make: @Sendable () -> any StoreRuntime
 
     /// The store, once created.
@@ -29,5 +29,5 @@ final class Registration: @unchecked Sendable {  // `instance` and `creator` gua
 /// One store's handler for one action name, as the name index holds it.
 struct Route: Sendable {
     let registration: Registration
-    let handler: any RouteHandler
+    let handler: Handler
 }

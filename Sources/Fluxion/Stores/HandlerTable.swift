@@ -23,10 +23,11 @@
 /// A handler that throws leaves its store's state as it was before the
 /// action: handlers mutate a copy that is committed only on success.
 public struct HandlerTable<State: Sendable>: Sendable {
-    var handlers: [String: Handler<State>] = [:]
-    var fallback: Handler<State>?
+    @usableFromInline var handlers: [String: Handler] = [:]
+    @usableFromInline var fallback: Handler?
 
     /// Creates an empty table.
+    @inlinable
     public init() {}
 
     /// Returns a table that also handles the named action with a closure.
@@ -36,6 +37,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
     /// - Parameters:
     ///   - name: The action name to handle.
     ///   - handler: Updates the state for the action; may throw to reject it.
+    @inlinable
     public func on<Payload>(
         _ name: ActionName<Payload>,
         _ handler: @escaping @Sendable (inout State, Action<Payload>) throws -> Void
@@ -52,6 +54,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
     /// - Parameters:
     ///   - name: The action name to handle.
     ///   - method: A method of the store type that updates the state.
+    @inlinable
     public func on<Owner: Store<State>, Payload>(
         _ name: ActionName<Payload>,
         _ method: @escaping @Sendable (Owner) -> (inout State, Action<Payload>) throws -> Void
@@ -75,20 +78,57 @@ public struct HandlerTable<State: Sendable>: Sendable {
     /// part in every dispatch of its dispatcher.
     ///
     /// - Parameter reducer: Updates the state for any action; may throw to reject it.
+    @inlinable
     public func otherwise(
         _ reducer: @escaping @Sendable (inout State, AnyAction) throws -> Void
     ) -> HandlerTable {
         var table = self
-        table.fallback = Handler(catchAll: reducer)
+        table.fallback = Handler(
+            payloadType: nil,
+            expectedPayload: "Any",
+            typed: nil,
+            accepts: { _ in true },
+            untyped: { store, action in
+                unsafeDowncast(store, to: Store<State>.self).apply { state in try reducer(&state, action) }
+            },
+            deliver: { store, action in unsafeDowncast(store, to: Store<State>.self).deliverPendingChange(for: action) }
+        )
         return table
     }
 
-    private func adding<Payload>(
+    // NB: made inlinable so the closures below are specialised in the module that
+    // declares the store: the dispatch path then has no generic-metadata lookups.
+    @inlinable
+    func adding<Payload>(
         _ name: ActionName<Payload>,
         _ body: @escaping @Sendable (Store<State>, inout State, Action<Payload>) throws -> Void
     ) -> HandlerTable {
         var table = self
-        table.handlers[name.rawValue] = Handler(body)
+        table.handlers[name.rawValue] = Handler(
+            payloadType: ObjectIdentifier(Payload.self),
+            expectedPayload: typeName(Payload.self),
+            typed: TypedHandler<Payload> { store, name, payload, error in
+                let store = unsafeDowncast(store, to: Store<State>.self)
+                return store.apply { state in
+                    try body(store, &state, Action(ActionName(name), payload: payload, error: error))
+                }
+            },
+            accepts: { cast($0, to: Payload.self) != nil },
+            untyped: { store, action in
+                let store = unsafeDowncast(store, to: Store<State>.self)
+                return store.apply { state in
+                    guard let payload = cast(action.payload, to: Payload.self) else {
+                        throw FluxionError.payloadTypeMismatch(
+                            action: action.name,
+                            expected: typeName(Payload.self),
+                            actual: typeName(type(of: action.payload))
+                        )
+                    }
+                    try body(store, &state, Action(ActionName(action.name), payload: payload, error: action.error))
+                }
+            },
+            deliver: { store, action in unsafeDowncast(store, to: Store<State>.self).deliverPendingChange(for: action) }
+        )
         return table
     }
 }

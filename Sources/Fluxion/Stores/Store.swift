@@ -24,23 +24,17 @@
 /// properties you add immutable (`let`, such as injected dependencies), or
 /// guard them yourself: handlers run on whichever thread dispatches.
 open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guarded by `lock`, see below
-    let lock = Lock()
+    @usableFromInline let lock = Lock()
     // NB: `currentState` is written only under `lock` and only by the thread holding the
     // owning dispatcher's dispatch turn, which may therefore read it without the lock.
-    @exclusivity(unchecked) private var currentState: State
+    @usableFromInline @exclusivity(unchecked) final var currentState: State
     /// The observers in the order they were added; `nil` marks a cancelled one's slot.
-    @exclusivity(unchecked) private var observers: ContiguousArray<Observer<State>?> = []
-    @exclusivity(unchecked) private var vacantSlots = 0
-    @exclusivity(unchecked) private var compactionThreshold = 8
-    private weak var owningDispatcher: Dispatcher?
+    @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<Observer<State>?> = []
+    @exclusivity(unchecked) private final var vacantSlots = 0
+    @exclusivity(unchecked) private final var compactionThreshold = 8
+    @exclusivity(unchecked) private final weak var owningDispatcher: Dispatcher?
     /// The change the last handler made, until it is delivered; owned by the dispatch turn.
-    @exclusivity(unchecked) private var pendingChange: PendingChange?
-
-    private struct PendingChange {
-        let oldState: State
-        let error: (any Error)?
-        let observers: ContiguousArray<Observer<State>?>
-    }
+    @usableFromInline @exclusivity(unchecked) final var pendingChange: PendingChange<State>?
 
     /// Creates a store with its initial state.
     public init(initialState: State) {
@@ -171,36 +165,67 @@ extension Store: StoreRuntime {
         lock.withLock { owningDispatcher = dispatcher }
     }
 
-    func run<Payload>(_ handler: any RouteHandler, for action: Action<Payload>, erased: AnyAction?) -> HandlerOutcome {
-        // NB: the index pairs a store only with handlers of its own table.
-        let handler = unsafeDowncast(handler, to: Handler<State>.self)
-        var state = currentState  // the turn holder reads it without the lock
+    /// Runs `mutate` on a copy of the state and commits the copy if it returns.
+    ///
+    /// Only the holder of the dispatch turn calls it, from a handler's closure,
+    /// which is specialised for `State` in the module that declares the store.
+    @inlinable
+    final func apply(_ mutate: (inout State) throws -> Void) -> HandlerOutcome {
+        var state = currentState  // NB: the turn holder may read it without the lock
         do {
-            try handler.run(self, &state, action, erased: erased ?? AnyAction(action))
+            try mutate(&state)
         } catch {
-            let observers = lock.withLock { self.observers }
-            pendingChange = PendingChange(oldState: currentState, error: error, observers: observers)
-            return HandlerOutcome(error: error, isObserved: !observers.isEmpty)
+            return reject(error)
         }
-        let observers = lock.withLock {
-            swap(&currentState, &state)
-            return self.observers
-        }
+        lock.lock()
+        swap(&currentState, &state)
+        let observers = self.observers
+        lock.unlock()
         // `state` now holds the old state; it is released here, outside the lock.
         guard !observers.isEmpty else { return HandlerOutcome(error: nil, isObserved: false) }
         pendingChange = PendingChange(oldState: state, error: nil, observers: observers)
         return HandlerOutcome(error: nil, isObserved: true)
     }
 
-    func deliverPendingChange(for action: AnyAction) {
+    /// Records a handler's error as the pending change; the state stays as it was.
+    @usableFromInline
+    final func reject(_ error: any Error) -> HandlerOutcome {
+        let observers = lock.withLock { self.observers }
+        guard !observers.isEmpty else { return HandlerOutcome(error: error, isObserved: false) }
+        pendingChange = PendingChange(oldState: currentState, error: error, observers: observers)
+        return HandlerOutcome(error: error, isObserved: true)
+    }
+
+    /// Tells the observers about the change the last handler made, if any.
+    @inlinable
+    final func deliverPendingChange(for action: AnyAction) {
         guard let pending = pendingChange.take() else { return }
         let change = StoreChange(oldState: pending.oldState, newState: currentState, action: action, error: pending.error)
         var sawGone = false
         for case let observer? in pending.observers where !observer.notify(change, lock: lock) {
             sawGone = true
         }
-        guard sawGone else { return }
+        if sawGone { dropGoneObservers() }
+    }
+
+    @usableFromInline
+    final func dropGoneObservers() {
         let replaced = lock.withLock { compactObservers() }
         withExtendedLifetime(replaced) {}  // NB: released outside the lock
+    }
+}
+
+/// A change a handler made, waiting for the end of the dispatch to be delivered.
+@usableFromInline
+struct PendingChange<State: Sendable> {
+    @usableFromInline let oldState: State
+    @usableFromInline let error: (any Error)?
+    @usableFromInline let observers: ContiguousArray<Observer<State>?>
+
+    @usableFromInline
+    init(oldState: State, error: (any Error)?, observers: ContiguousArray<Observer<State>?>) {
+        self.oldState = oldState
+        self.error = error
+        self.observers = observers
     }
 }
