@@ -22,7 +22,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// The dispatcher apps share.
     public static let shared = Dispatcher()
 
-    private let lock = Lock()
+    private let lock = Lock(waitable: true)
     @exclusivity(unchecked) private var registrations: [ObjectIdentifier: Registration] = [:]
     /// The name index: every route for an action name, in registration order.
     @exclusivity(unchecked) private var routesByName: [String: [Route]] = [:]
@@ -219,8 +219,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     private func send<Payload: Sendable>(_ name: String, payload: Payload, error: (any Error)?) throws {
         try send(name) {
             QueuedAction(name: name, payload: payload, error: error)
-        } perform: { routes in
-            try perform(name, payload: payload, error: error, through: routes)
+        } perform: { routes, storesExist in
+            try perform(name, payload: payload, error: error, through: routes, storesExist: storesExist)
         }
     }
 
@@ -228,8 +228,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     private func send(_ action: AnyAction) throws {
         try send(action.name) {
             QueuedAction(action)
-        } perform: { routes in
-            try perform(action, through: routes)
+        } perform: { routes, storesExist in
+            try perform(action, through: routes, storesExist: storesExist)
         }
     }
 
@@ -237,11 +237,12 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     ///
     /// - Parameters:
     ///   - queued: Makes the queued form of the action, when this thread is dispatching already.
-    ///   - perform: Runs the action through the routes of its name; called with the turn held.
+    ///   - perform: Runs the action through the routes of its name, and whether
+    ///     their stores exist; called with the turn held.
     private func send(
         _ name: String,
         queued: () -> QueuedAction,
-        perform: ([Route]) throws -> Void
+        perform: ([Route], Bool) throws -> Void
     ) throws {
         let thread = ThreadID.current
         lock.lock()
@@ -253,11 +254,12 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         while turnHolder != nil { lock.wait() }
         turnHolder = thread
         let routes = routesByName[name] ?? fallbackRoutes
+        let storesExist = routes.allSatisfy { $0.registration.instance != nil }
         lock.unlock()
 
         var failure: (any Error)?
         do {
-            try perform(routes)
+            try perform(routes, storesExist)
         } catch {
             failure = error
         }
@@ -271,9 +273,12 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         if let failure { throw failure }
     }
 
-    /// The routes of an action name, for a queued action; only the turn holder calls it.
-    func routes(for name: String) -> [Route] {
-        lock.withLock { routesByName[name] ?? fallbackRoutes }
+    /// The routes of an action name, and whether their stores exist; for a queued action.
+    func routes(for name: String) -> (routes: [Route], storesExist: Bool) {
+        lock.withLock {
+            let routes = routesByName[name] ?? fallbackRoutes
+            return (routes, routes.allSatisfy { $0.registration.instance != nil })
+        }
     }
 
     /// Takes the next queued action, or gives up the dispatch turn when there is none.
@@ -291,12 +296,14 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         _ name: String,
         payload: Payload,
         error: (any Error)?,
-        through routes: [Route]
+        through routes: [Route],
+        storesExist: Bool
     ) throws {
         let payloadType = ObjectIdentifier(Payload.self)
         try perform(
             name,
             through: routes,
+            storesExist: storesExist,
             mismatch: { handler in
                 handler.payloadType == nil || handler.payloadType == payloadType ? nil : typeName(Payload.self)
             },
@@ -306,10 +313,11 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     }
 
     /// Runs an untyped action through `routes`, then tells the observers; the turn holder calls it.
-    func perform(_ action: AnyAction, through routes: [Route]) throws {
+    func perform(_ action: AnyAction, through routes: [Route], storesExist: Bool) throws {
         try perform(
             action.name,
             through: routes,
+            storesExist: storesExist,
             mismatch: { handler in
                 handler.accepts(action.payload) ? nil : typeName(type(of: action.payload))
             },
@@ -321,12 +329,14 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// Runs one action through its stores, then tells their observers.
     ///
     /// - Parameters:
+    ///   - storesExist: Whether every store of `routes` exists; those that do not are created first.
     ///   - mismatch: The name of the payload's type when `handler` cannot take it; `nil` when it can.
     ///   - run: Runs a handler on its store.
     ///   - erased: The action with its payload type erased, for `waitFor`, observers and hooks.
     private func perform(
         _ name: String,
         through routes: [Route],
+        storesExist: Bool,
         mismatch: (Handler) -> String?,
         run: (Handler, AnyObject) -> HandlerOutcome,
         erased: AnyAction
@@ -344,7 +354,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
                 )
             }
         }
-        try createStores(of: routes)
+        if !storesExist { try createStores(of: routes) }
         defer { context.end() }
         context.run(erased, through: routes) { route in
             // NB: `createStores` made every store; an instance, once set, never changes.
@@ -361,8 +371,6 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
 
     /// Creates the stores of `routes` that do not exist yet; the turn holder calls it between actions.
     private func createStores(of routes: [Route]) throws {
-        let isMissing = lock.withLock { routes.contains { $0.registration.instance == nil } }
-        guard isMissing else { return }
         for route in routes {
             _ = try instance(of: route.registration, yieldingTurn: true)
         }

@@ -8,14 +8,18 @@ struct QueuedAction {
     init<Payload: Sendable>(name: String, payload: Payload, error: (any Error)?) {
         action = AnyAction(name: name, payload: payload, error: error)
         performer = { dispatcher in
-            try dispatcher.perform(name, payload: payload, error: error, through: dispatcher.routes(for: name))
+            let (routes, storesExist) = dispatcher.routes(for: name)
+            try dispatcher.perform(name, payload: payload, error: error, through: routes, storesExist: storesExist)
         }
     }
 
     /// An untyped action.
     init(_ action: AnyAction) {
         self.action = action
-        performer = { dispatcher in try dispatcher.perform(action, through: dispatcher.routes(for: action.name)) }
+        performer = { dispatcher in
+            let (routes, storesExist) = dispatcher.routes(for: action.name)
+            try dispatcher.perform(action, through: routes, storesExist: storesExist)
+        }
     }
 
     /// Runs the action through `dispatcher`, which must be holding the turn.

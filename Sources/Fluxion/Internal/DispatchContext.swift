@@ -32,7 +32,7 @@ final class DispatchContext {
         self.action = action
         self.routes = routes
         progress.removeAll(keepingCapacity: true)
-        progress.append(contentsOf: repeatElement(.pending, count: routes.count))
+        for _ in routes { progress.append(.pending) }
         for index in progress.indices where progress[index] == .pending {
             run(index, with: runner)
         }

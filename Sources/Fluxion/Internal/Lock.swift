@@ -8,7 +8,7 @@ import Musl
 import Android
 #endif
 
-/// A mutex over `pthread_mutex_t`, with a condition variable to wait on.
+/// A mutex over `pthread_mutex_t`, optionally with a condition variable to wait on.
 ///
 /// Fluxion's one lock type. It is used instead of `Synchronization.Mutex`
 /// because it works on every Apple OS version Fluxion supports and because
@@ -16,18 +16,22 @@ import Android
 @usableFromInline
 final class Lock: @unchecked Sendable {  // the pthread objects are themselves thread-safe
     @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let condition: UnsafeMutablePointer<pthread_cond_t>?
 
+    /// Creates a lock; with `waitable`, also a condition for ``wait()`` and ``broadcast()``.
     @usableFromInline
-    init() {
+    init(waitable: Bool = false) {
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        condition = waitable ? .allocate(capacity: 1) : nil
+        if let condition { pthread_cond_init(condition, nil) }
     }
 
     deinit {
-        pthread_cond_destroy(condition)
+        if let condition {
+            pthread_cond_destroy(condition)
+            condition.deallocate()
+        }
         pthread_mutex_destroy(mutex)
-        condition.deallocate()
         mutex.deallocate()
     }
 
@@ -48,14 +52,14 @@ final class Lock: @unchecked Sendable {  // the pthread objects are themselves t
         return try body()
     }
 
-    /// Waits until another thread calls ``broadcast()``; call it with the lock held.
+    /// Waits until another thread calls ``broadcast()``; call it with the lock held, on a waitable lock.
     func wait() {
-        pthread_cond_wait(condition, mutex)
+        if let condition { pthread_cond_wait(condition, mutex) }
     }
 
     /// Wakes every thread waiting in ``wait()``.
     func broadcast() {
-        pthread_cond_broadcast(condition)
+        if let condition { pthread_cond_broadcast(condition) }
     }
 }
 

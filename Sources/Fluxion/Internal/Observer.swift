@@ -32,13 +32,10 @@ final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observe
 }
 
 /// An observer that lives until its token is cancelled or released.
-final class TokenObserver<State: Sendable>: Observer<State>, Cancellable {
-    private weak var store: Store<State>?
-    private let body: @Sendable (StoreChange<State>) -> Void
-    /// Guarded by the store's lock.
+final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unchecked Sendable {  // vars guarded by the store's lock
+    private weak let store: Store<State>?
+    @exclusivity(unchecked) private var body: (@Sendable (StoreChange<State>) -> Void)?
     @exclusivity(unchecked) private(set) var slot = 0
-    /// Guarded by the store's lock.
-    @exclusivity(unchecked) var isCancelled = false
 
     init(store: Store<State>, body: @escaping @Sendable (StoreChange<State>) -> Void) {
         self.store = store
@@ -48,23 +45,37 @@ final class TokenObserver<State: Sendable>: Observer<State>, Cancellable {
     override func notify(_ change: StoreChange<State>, lock: Lock) -> Bool {
         // NB: checked under the lock for each change, so a cancel that returned
         // before this point, on any thread, is never followed by a call.
-        guard lock.withLock({ !isCancelled }) else { return false }
+        guard let body = lock.withLock({ body }) else { return false }
         body(change)
         return true
     }
 
-    override var isGone: Bool { isCancelled }
+    override var isGone: Bool { body == nil }
 
     override func move(to slot: Int) {
         self.slot = slot
     }
 
+    /// Whether the observer will not be called again; a gone store calls nobody.
+    var isCancelled: Bool {
+        guard let store else { return true }
+        return store.lock.withLock { body == nil }
+    }
+
     func cancel() {
         store?.remove(self)
     }
+
+    /// Marks the observer cancelled and hands back its closure, for release
+    /// outside the lock; call under the store's lock.
+    func takeBody() -> (@Sendable (StoreChange<State>) -> Void)? {
+        defer { body = nil }
+        return body
+    }
 }
 
-/// Something an ``ObservationToken`` can cancel.
-protocol Cancellable: AnyObject {
+/// An observer an ``ObservationToken`` can cancel.
+protocol Cancellable: AnyObject, Sendable {
+    var isCancelled: Bool { get }
     func cancel()
 }

@@ -132,14 +132,13 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
 
     /// Removes a token's observer in O(1): its slot is left vacant until the next compaction.
     func remove(_ observer: TokenObserver<State>) {
-        let replaced: ContiguousArray<Observer<State>?>? = lock.withLock {
-            guard !observer.isCancelled else { return nil }
-            observer.isCancelled = true
+        let (body, replaced) = lock.withLock { () -> (Any?, ContiguousArray<Observer<State>?>?) in
+            guard let body = observer.takeBody() else { return (nil, nil) }
             observers[observer.slot] = nil
             vacantSlots += 1
-            return vacantSlots > observers.count / 2 ? compactObservers() : nil
+            return (body, vacantSlots > observers.count / 2 ? compactObservers() : nil)
         }
-        withExtendedLifetime(replaced) {}  // NB: released outside the lock
+        withExtendedLifetime((body, replaced)) {}  // NB: released outside the lock: it may run user deinits
     }
 
     /// Drops vacant slots and gone observers; call under `lock`.
