@@ -1,22 +1,31 @@
-/// One observer in a store's list. The subclasses hold a weak owner or belong to a token.
+/// One observer in a store's list, with the store's state type erased.
+///
+/// The list itself is kept free of generic types, so that adding and
+/// cancelling observers needs no generic-metadata look-ups.
 @usableFromInline
-class Observer<State: Sendable> {
-    /// Calls the observer with `change`; returns `false` when the observer is gone.
-    @usableFromInline
-    func notify(_ change: StoreChange<State>, lock: Lock) -> Bool { false }
+class AnyObserver {
+    /// Where the observer sits in its store's list; guarded by the store's lock.
+    final var slot = 0
 
     /// Whether the observer is gone for good, so its slot can be reused; read under the store's lock.
     var isGone: Bool { true }
+}
 
-    /// Tells the observer its new slot in the store's list; called under the store's lock.
-    func move(to slot: Int) {}
+/// An observer of a store whose state is `State`.
+@usableFromInline
+class Observer<State: Sendable>: AnyObserver {
+    /// Calls the observer with `change`; returns `false` when the observer is gone.
+    @usableFromInline
+    func notify(_ change: StoreChange<State>, lock: Lock) -> Bool { false }
 }
 
 /// An observer that lives as long as its owner.
+@usableFromInline
 final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observer<State> {
     private weak var owner: Owner?
     private let body: @Sendable (Owner, StoreChange<State>) -> Void
 
+    @usableFromInline
     init(owner: Owner, body: @escaping @Sendable (Owner, StoreChange<State>) -> Void) {
         self.owner = owner
         self.body = body
@@ -32,49 +41,57 @@ final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observe
 }
 
 /// An observer that lives until its token is cancelled or released.
-final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unchecked Sendable {  // vars guarded by the store's lock
+@usableFromInline
+final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unchecked Sendable {  // `body` guarded by the store's lock
     private weak let store: Store<State>?
+    /// The closure to call; `nil` once cancelled.
     @exclusivity(unchecked) private var body: (@Sendable (StoreChange<State>) -> Void)?
-    @exclusivity(unchecked) private(set) var slot = 0
 
+    @usableFromInline
     init(store: Store<State>, body: @escaping @Sendable (StoreChange<State>) -> Void) {
         self.store = store
         self.body = body
     }
 
     override func notify(_ change: StoreChange<State>, lock: Lock) -> Bool {
-        // NB: checked under the lock for each change, so a cancel that returned
+        // NB: read under the lock for each change, so a cancel that returned
         // before this point, on any thread, is never followed by a call.
-        guard let body = lock.withLock({ body }) else { return false }
+        lock.lock()
+        let body = self.body
+        lock.unlock()
+        guard let body else { return false }
         body(change)
         return true
     }
 
     override var isGone: Bool { body == nil }
 
-    override func move(to slot: Int) {
-        self.slot = slot
-    }
-
     /// Whether the observer will not be called again; a gone store calls nobody.
+    @usableFromInline
     var isCancelled: Bool {
         guard let store else { return true }
-        return store.lock.withLock { body == nil }
+        store.lock.lock()
+        defer { store.lock.unlock() }
+        return body == nil
     }
 
+    @usableFromInline
     func cancel() {
-        store?.remove(self)
-    }
-
-    /// Marks the observer cancelled and hands back its closure, for release
-    /// outside the lock; call under the store's lock.
-    func takeBody() -> (@Sendable (StoreChange<State>) -> Void)? {
-        defer { body = nil }
-        return body
+        guard let store else { return }
+        var body: (@Sendable (StoreChange<State>) -> Void)?
+        store.lock.lock()
+        swap(&body, &self.body)
+        let replaced = body == nil ? nil : store.vacate(slot)
+        store.lock.unlock()
+        // NB: the closure and any gone observers are released here, outside the lock:
+        // releasing them may run user deinits.
+        withExtendedLifetime(body) {}
+        withExtendedLifetime(replaced) {}
     }
 }
 
 /// An observer an ``ObservationToken`` can cancel.
+@usableFromInline
 protocol Cancellable: AnyObject, Sendable {
     var isCancelled: Bool { get }
     func cancel()

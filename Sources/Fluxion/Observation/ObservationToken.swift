@@ -10,6 +10,7 @@
 public final class ObservationToken: Sendable {
     private let observer: any Cancellable
 
+    @usableFromInline
     init(_ observer: any Cancellable) {
         self.observer = observer
     }

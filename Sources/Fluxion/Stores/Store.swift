@@ -29,7 +29,7 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     // owning dispatcher's dispatch turn, which may therefore read it without the lock.
     @usableFromInline @exclusivity(unchecked) final var currentState: State
     /// The observers in the order they were added; `nil` marks a cancelled one's slot.
-    @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<Observer<State>?> = []
+    @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<AnyObserver?> = []
     @exclusivity(unchecked) private final var vacantSlots = 0
     @exclusivity(unchecked) private final var compactionThreshold = 8
     @exclusivity(unchecked) private final weak var owningDispatcher: Dispatcher?
@@ -99,6 +99,7 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     /// The handler runs on the dispatching thread after every store has
     /// handled the action; an observer added during a delivery first hears
     /// the next change.
+    @inlinable
     public final func observe<Owner: AnyObject & Sendable>(
         owner: Owner,
         _ handler: @escaping @Sendable (Owner, StoreChange<State>) -> Void
@@ -114,42 +115,44 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     /// token.cancel()
     /// ```
     ///
+    /// The closure is released with the token.
+    ///
     /// - Returns: A token; keep it as long as you want the changes.
+    @inlinable
     public final func observe(_ handler: @escaping @Sendable (StoreChange<State>) -> Void) -> ObservationToken {
         let observer = TokenObserver(store: self, body: handler)
         add(observer)
         return ObservationToken(observer)
     }
 
-    private func add(_ observer: Observer<State>) {
+    @usableFromInline
+    final func add(_ observer: AnyObserver) {
         let replaced = lock.withLock {
-            observer.move(to: observers.count)
+            observer.slot = observers.count
             observers.append(observer)
             return observers.count >= compactionThreshold ? compactObservers() : nil
         }
         withExtendedLifetime(replaced) {}  // NB: gone observers are released here, outside the lock
     }
 
-    /// Removes a token's observer in O(1): its slot is left vacant until the next compaction.
-    func remove(_ observer: TokenObserver<State>) {
-        let (body, replaced) = lock.withLock { () -> (Any?, ContiguousArray<Observer<State>?>?) in
-            guard let body = observer.takeBody() else { return (nil, nil) }
-            observers[observer.slot] = nil
-            vacantSlots += 1
-            return (body, vacantSlots > observers.count / 2 ? compactObservers() : nil)
-        }
-        withExtendedLifetime((body, replaced)) {}  // NB: released outside the lock: it may run user deinits
+    /// Empties a cancelled observer's slot in O(1), compacting the list when half of it is empty; call under `lock`.
+    ///
+    /// - Returns: The old list when it was compacted, for the caller to release after unlocking.
+    final func vacate(_ slot: Int) -> ContiguousArray<AnyObserver?>? {
+        observers[slot] = nil
+        vacantSlots += 1
+        return vacantSlots > observers.count / 2 ? compactObservers() : nil
     }
 
     /// Drops vacant slots and gone observers; call under `lock`.
     ///
     /// - Returns: The old list, for the caller to release once it has unlocked
     ///   (releasing an observer may run user code).
-    private func compactObservers() -> ContiguousArray<Observer<State>?> {
-        var kept = ContiguousArray<Observer<State>?>()
+    private func compactObservers() -> ContiguousArray<AnyObserver?> {
+        var kept = ContiguousArray<AnyObserver?>()
         kept.reserveCapacity(observers.count - vacantSlots)
         for case let observer? in observers where !observer.isGone {
-            observer.move(to: kept.count)
+            observer.slot = kept.count
             kept.append(observer)
         }
         vacantSlots = 0
@@ -201,8 +204,9 @@ extension Store: StoreRuntime {
         guard let pending = pendingChange.take() else { return }
         let change = StoreChange(oldState: pending.oldState, newState: currentState, action: action, error: pending.error)
         var sawGone = false
-        for case let observer? in pending.observers where !observer.notify(change, lock: lock) {
-            sawGone = true
+        for case let observer? in pending.observers {
+            // NB: a `Store<State>` lists only `Observer<State>`s.
+            if !unsafeDowncast(observer, to: Observer<State>.self).notify(change, lock: lock) { sawGone = true }
         }
         if sawGone { dropGoneObservers() }
     }
@@ -219,10 +223,10 @@ extension Store: StoreRuntime {
 struct PendingChange<State: Sendable> {
     @usableFromInline let oldState: State
     @usableFromInline let error: (any Error)?
-    @usableFromInline let observers: ContiguousArray<Observer<State>?>
+    @usableFromInline let observers: ContiguousArray<AnyObserver?>
 
     @usableFromInline
-    init(oldState: State, error: (any Error)?, observers: ContiguousArray<Observer<State>?>) {
+    init(oldState: State, error: (any Error)?, observers: ContiguousArray<AnyObserver?>) {
         self.oldState = oldState
         self.error = error
         self.observers = observers
