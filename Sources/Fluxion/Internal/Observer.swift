@@ -42,10 +42,10 @@ final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observe
 
 /// An observer that lives until its token is cancelled or released.
 @usableFromInline
-final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unchecked Sendable {  // `body` guarded by the store's lock
+final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unchecked Sendable {  // `isCancelled` guarded by the store's lock
     private weak let store: Store<State>?
-    /// The closure to call; `nil` once cancelled.
-    @exclusivity(unchecked) private var body: (@Sendable (StoreChange<State>) -> Void)?
+    private let body: @Sendable (StoreChange<State>) -> Void
+    @exclusivity(unchecked) private var isCancelled = false
 
     @usableFromInline
     init(store: Store<State>, body: @escaping @Sendable (StoreChange<State>) -> Void) {
@@ -57,42 +57,28 @@ final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unche
         // NB: read under the lock for each change, so a cancel that returned
         // before this point, on any thread, is never followed by a call.
         lock.lock()
-        let body = self.body
+        let isCancelled = self.isCancelled
         lock.unlock()
-        guard let body else { return false }
+        guard !isCancelled else { return false }
         body(change)
         return true
     }
 
-    override var isGone: Bool { body == nil }
-
-    /// Whether the observer will not be called again; a gone store calls nobody.
-    @usableFromInline
-    var isCancelled: Bool {
-        guard let store else { return true }
-        store.lock.lock()
-        defer { store.lock.unlock() }
-        return body == nil
-    }
+    override var isGone: Bool { isCancelled }
 
     @usableFromInline
     func cancel() {
         guard let store else { return }
-        var body: (@Sendable (StoreChange<State>) -> Void)?
         store.lock.lock()
-        swap(&body, &self.body)
-        let replaced = body == nil ? nil : store.vacate(slot)
+        let replaced = isCancelled ? nil : store.vacate(slot)
+        isCancelled = true
         store.lock.unlock()
-        // NB: the closure and any gone observers are released here, outside the lock:
-        // releasing them may run user deinits.
-        withExtendedLifetime(body) {}
-        withExtendedLifetime(replaced) {}
+        withExtendedLifetime(replaced) {}  // NB: released outside the lock: it may run user deinits
     }
 }
 
 /// An observer an ``ObservationToken`` can cancel.
 @usableFromInline
 protocol Cancellable: AnyObject, Sendable {
-    var isCancelled: Bool { get }
     func cancel()
 }

@@ -7,25 +7,32 @@
 ///
 /// Once ``cancel()`` returns the observer is not called again (a call already
 /// under way on another thread finishes). Cancelling takes O(1) time.
-public final class ObservationToken: Sendable {
-    private let observer: any Cancellable
+public final class ObservationToken: @unchecked Sendable {  // `observer` guarded by `lock`, the store's lock
+    private let lock: Lock
+    private var observer: (any Cancellable)?
 
     @usableFromInline
-    init(_ observer: any Cancellable) {
+    init(_ observer: any Cancellable, lock: Lock) {
         self.observer = observer
+        self.lock = lock
     }
 
     deinit {
-        observer.cancel()
+        observer?.cancel()
     }
 
-    /// Whether the observer will not be called again: the token was cancelled, or the store is gone.
+    /// Whether ``cancel()`` was called.
     public var isCancelled: Bool {
-        observer.isCancelled
+        lock.withLock { observer == nil }
     }
 
-    /// Stops the observer; calling it again does nothing.
+    /// Stops the observer and releases its closure; calling it again does nothing.
     public func cancel() {
-        observer.cancel()
+        lock.lock()
+        let observer = self.observer
+        self.observer = nil
+        lock.unlock()
+        observer?.cancel()
+        // NB: the observer, and with it the closure, is released here, outside the lock.
     }
 }

@@ -122,7 +122,7 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     public final func observe(_ handler: @escaping @Sendable (StoreChange<State>) -> Void) -> ObservationToken {
         let observer = TokenObserver(store: self, body: handler)
         add(observer)
-        return ObservationToken(observer)
+        return ObservationToken(observer, lock: lock)
     }
 
     @usableFromInline
