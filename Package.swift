@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Fluxion", targets: ["Fluxion"]),
         .executable(name: "fluxion-example", targets: ["FluxionExample"]),
+        .executable(name: "fluxion-benchmarks", targets: ["FluxionBenchmarks"]),
     ],
     targets: [
         .target(name: "Fluxion"),
@@ -15,6 +16,8 @@ let package = Package(
             dependencies: ["Fluxion"],
             path: "Example"
         ),
+        .executableTarget(name: "FluxionBenchmarks", dependencies: ["Fluxion", "CHeapUsage"]),
+        .target(name: "CHeapUsage"),
         .testTarget(name: "FluxionTests", dependencies: ["Fluxion"]),
     ],
     swiftLanguageModes: [.v6]

@@ -359,7 +359,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         context.run(erased, through: routes) { route in
             // NB: `createStores` made every store; an instance, once set, never changes.
             guard let store = route.registration.instance else {
-                return HandlerOutcome(error: FluxionError.storeNotRegistered(route.registration.name), isObserved: false)
+                return HandlerOutcome(
+                    error: FluxionError.storeNotRegistered(route.registration.name), isObserved: false)
             }
             return run(route.handler, store)
         }
@@ -403,7 +404,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         let id = ObjectIdentifier(type)
         let waited = try context.waitFor(id) { route in
             guard let store = route.registration.instance else {
-                return HandlerOutcome(error: FluxionError.storeNotRegistered(route.registration.name), isObserved: false)
+                return HandlerOutcome(
+                    error: FluxionError.storeNotRegistered(route.registration.name), isObserved: false)
             }
             let action = context.action
             return route.handler.run(on: store, name: action.name, payload: action.payload, error: action.error)

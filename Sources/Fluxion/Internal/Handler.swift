@@ -38,7 +38,9 @@ final class Handler: Sendable {
     /// Runs the handler on `store` for a typed action: directly when it takes
     /// `Payload`, through its untyped body otherwise (a catch-all reducer).
     @inline(__always)
-    func run<Payload: Sendable>(on store: AnyObject, name: String, payload: Payload, error: (any Error)?) -> HandlerOutcome {
+    func run<Payload: Sendable>(on store: AnyObject, name: String, payload: Payload, error: (any Error)?)
+        -> HandlerOutcome
+    {
         if payloadType == ObjectIdentifier(Payload.self), let typed {
             // NB: `typed` is a `TypedHandler<Payload>` exactly when the payload types match.
             return unsafeDowncast(typed, to: TypedHandler<Payload>.self).run(store, name, payload, error)

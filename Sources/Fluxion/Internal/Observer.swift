@@ -42,9 +42,12 @@ final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observe
 
 /// An observer that lives until its token is cancelled or released.
 @usableFromInline
-final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unchecked Sendable {  // `isCancelled` guarded by the store's lock
-    private weak let store: Store<State>?
+final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unchecked Sendable {  // store lock
+    // NB: a strong reference: the store lists this observer until it is cancelled, and
+    // the token cancels it at the latest when released, which breaks the cycle.
+    private let store: Store<State>
     private let body: @Sendable (StoreChange<State>) -> Void
+    /// Guarded by the store's lock.
     @exclusivity(unchecked) private var isCancelled = false
 
     @usableFromInline
@@ -68,7 +71,6 @@ final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unche
 
     @usableFromInline
     func cancel() {
-        guard let store else { return }
         store.lock.lock()
         let replaced = isCancelled ? nil : store.vacate(slot)
         isCancelled = true

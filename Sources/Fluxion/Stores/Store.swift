@@ -202,7 +202,8 @@ extension Store: StoreRuntime {
     @inlinable
     final func deliverPendingChange(for action: AnyAction) {
         guard let pending = pendingChange.take() else { return }
-        let change = StoreChange(oldState: pending.oldState, newState: currentState, action: action, error: pending.error)
+        let change = StoreChange(
+            oldState: pending.oldState, newState: currentState, action: action, error: pending.error)
         var sawGone = false
         for case let observer? in pending.observers {
             // NB: a `Store<State>` lists only `Observer<State>`s.

@@ -1,0 +1,137 @@
+import CHeapUsage
+import Fluxion
+import Foundation
+
+/// The Fluxion workloads. Setup happens here, once; only `run` is timed.
+enum Workloads {
+    static func counter() throws -> (Dispatcher, CounterStore) {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(CounterStore.self)
+        return (dispatcher, try dispatcher.store(CounterStore.self))
+    }
+
+    /// W1 (and W2, W3 with `observers` weak-owner observers).
+    static func dispatching(_ name: String, observers: Int, ops: Int) throws -> Workload {
+        let (dispatcher, store) = try counter()
+        let owners = (0..<observers).map { Owner(weight: $0) }
+        for owner in owners {
+            store.observe(owner: owner) { owner, change in sink &+= owner.weight &+ change.newState.count }
+        }
+        return Workload(name, ops: ops) { ops in
+            sink = 0
+            for _ in 0..<ops { try? dispatcher.dispatch(.increment, payload: 1) }
+            return withExtendedLifetime(owners) { sink &+ store.state.count }
+        }
+    }
+
+    /// W3t: token observers.
+    static func tokens(ops: Int) throws -> Workload {
+        let (dispatcher, store) = try counter()
+        let tokens = (0..<1_000).map { index in
+            store.observe { change in sink &+= index &+ change.newState.count }
+        }
+        return Workload("W3t", ops: ops) { ops in
+            sink = 0
+            for _ in 0..<ops { try? dispatcher.dispatch(.increment, payload: 1) }
+            return withExtendedLifetime(tokens) { sink }
+        }
+    }
+
+    /// W4: ten store types, each with its own action and one observer; actions round-robin.
+    static func roundRobin() throws -> Workload {
+        let dispatcher = Dispatcher()
+        let owner = Owner()
+        let names = try registerManyStores(limit: 10, with: dispatcher) { store in
+            store.observe(owner: owner) { owner, change in sink &+= owner.weight &+ change.newState.count }
+        }
+        return Workload("W4", ops: 1_000_000) { ops in
+            sink = 0
+            for op in 0..<ops { try? dispatcher.dispatch(names[op % names.count], payload: 1) }
+            return withExtendedLifetime(owner) { sink }
+        }
+    }
+
+    /// W5: observe and cancel while 100 observers stay live.
+    static func observeCancel() throws -> Workload {
+        let (_, store) = try counter()
+        let live = (0..<100).map { _ in store.observe { _ in } }
+        return Workload("W5", ops: 100_000) { ops in
+            var checksum = 0
+            for _ in 0..<ops {
+                let token = store.observe { change in sink &+= change.newState.count }
+                token.cancel()
+                checksum &+= token.isCancelled ? 1 : 0
+            }
+            return withExtendedLifetime(live) { checksum }
+        }
+    }
+
+    /// W6: a waitFor chain of three stores handling the same action.
+    static func waitForChain() throws -> Workload {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(ChainHeadStore.self)
+        try dispatcher.register(ChainMiddleStore.self)
+        try dispatcher.register(ChainTailStore.self)
+        let head = try dispatcher.store(ChainHeadStore.self)
+        return Workload("W6", ops: 1_000_000) { ops in
+            for _ in 0..<ops { try? dispatcher.dispatch(.chain, payload: 1) }
+            return head.state.count
+        }
+    }
+
+    /// W7: 10,000 registered store types; dispatch a name one of them handles.
+    static func manyStores() throws -> Workload {
+        let dispatcher = Dispatcher()
+        let names = try registerManyStores(limit: 10_000, with: dispatcher)
+        let name = names[names.count / 2]
+        return Workload("W7", ops: 1_000_000) { ops in
+            for _ in 0..<ops { try? dispatcher.dispatch(name, payload: 1) }
+            return names.count
+        }
+    }
+
+    /// W8: two threads dispatching half the ops each to one store; checks none is lost.
+    static func twoThreads() throws -> Workload {
+        let (dispatcher, store) = try counter()
+        return Workload("W8", ops: 1_000_000) { ops in
+            let before = store.state.count
+            let group = DispatchGroup()
+            for _ in 0..<2 {
+                group.enter()
+                Thread.detachNewThread {
+                    for _ in 0..<ops / 2 { try? dispatcher.dispatch(.increment, payload: 1) }
+                    group.leave()
+                }
+            }
+            group.wait()
+            let applied = store.state.count - before
+            if applied != ops / 2 * 2 {
+                fatalError("W8 lost actions: \(applied) of \(ops / 2 * 2) applied")
+            }
+            return applied
+        }
+    }
+
+    /// W9: untyped dispatch by raw name with an `Any` payload.
+    static func untyped() throws -> Workload {
+        let (dispatcher, store) = try counter()
+        return Workload("W9", ops: 1_000_000) { ops in
+            for _ in 0..<ops { try? dispatcher.dispatch(AnyAction(name: "increment", payload: 1)) }
+            return store.state.count
+        }
+    }
+
+    /// M1: heap bytes per live weak-owner observer, the owners not counted.
+    static func observerMemory(count: Int) throws -> Double? {
+        guard heap_bytes_in_use() > 0 else { return nil }
+        let (dispatcher, store) = try counter()
+        let owners = (0..<count).map { Owner(weight: $0) }
+        let before = heap_bytes_in_use()
+        for owner in owners {
+            store.observe(owner: owner) { owner, change in sink &+= owner.weight &+ change.newState.count }
+        }
+        let after = heap_bytes_in_use()
+        withExtendedLifetime((dispatcher, owners)) {}
+        return Double(Int(after) - Int(before)) / Double(count)
+    }
+}

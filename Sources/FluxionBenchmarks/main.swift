@@ -1,0 +1,96 @@
+import Foundation
+
+// fluxion-benchmarks: measures Fluxion's dispatch paths against bare-Swift limits.
+//
+//   swift run -c release fluxion-benchmarks [--json] [--filter NAME[,NAME…]] [--runs N] [--scale X]
+//
+// --scale multiplies every op count (CI uses a tiny scale as a smoke test).
+
+/// Where the benchmark's closures add their results, so the optimiser keeps the work.
+/// Only the benchmark's main thread touches it (a global of main.swift: no lazy initialisation).
+nonisolated(unsafe) var sink = 0
+
+var json = false
+var filters: Set<String> = []
+var runs = 7
+var scale = 1.0
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--json": json = true
+    case "--filter": filters.formUnion((arguments.next() ?? "").split(separator: ",").map(String.init))
+    case "--runs": runs = max(1, Int(arguments.next() ?? "") ?? runs)
+    case "--scale": scale = Double(arguments.next() ?? "") ?? scale
+    default:
+        FileHandle.standardError.write(
+            "usage: fluxion-benchmarks [--json] [--filter NAME[,NAME…]] [--runs N] [--scale X]\n".data(using: .utf8)!
+        )
+        exit(2)
+    }
+}
+
+let scaled = { (workload: Workload) in
+    Workload(workload.name, ops: max(1, Int(Double(workload.ops) * scale)), unit: workload.unit, run: workload.run)
+}
+let selected = { (name: String) in filters.isEmpty || filters.contains(name) }
+
+let makers: [(String, () throws -> Workload)] = [
+    ("B1", Baselines.b1),
+    ("B2", { Baselines.b2("B2", count: 1_000, ops: 10_000) }),
+    ("B2x10", { Baselines.b2("B2x10", count: 10, ops: 1_000_000) }),
+    ("B3", Baselines.b3),
+    ("W1", { try Workloads.dispatching("W1", observers: 0, ops: 1_000_000) }),
+    ("W2", { try Workloads.dispatching("W2", observers: 10, ops: 1_000_000) }),
+    ("W3", { try Workloads.dispatching("W3", observers: 1_000, ops: 10_000) }),
+    ("W3t", { try Workloads.tokens(ops: 10_000) }),
+    ("W4", Workloads.roundRobin),
+    ("W5", Workloads.observeCancel),
+    ("W6", Workloads.waitForChain),
+    ("W7", Workloads.manyStores),
+    ("W8", Workloads.twoThreads),
+    ("W9", Workloads.untyped),
+]
+
+let workloads = try makers.filter { selected($0.0) }.map { try scaled($0.1()) }
+var results = measure(workloads, runs: runs)
+
+if selected("M1"), let bytes = try Workloads.observerMemory(count: max(1, Int(100_000 * scale))) {
+    results.append(Result(name: "M1", unit: "bytes/observer", ops: max(1, Int(100_000 * scale)), samples: [bytes]))
+}
+
+let medians = Dictionary(results.map { ($0.name, $0.median) }, uniquingKeysWith: { first, _ in first })
+let median = { (name: String) in medians[name] }
+
+var ratios: [Ratio] = []
+let ratio = { (name: String, target: Double, value: Double?) in
+    if let value { ratios.append(Ratio(name: name, value: value, target: target)) }
+}
+if let b1 = median("B1"), let b2 = median("B2"), let b3 = median("B3") {
+    ratio("W1/B1", 2.0, median("W1").map { $0 / b1 })
+    ratio("W9/B1", 3.0, median("W9").map { $0 / b1 })
+    ratio("W2/(B1+B3/100)", 1.5, median("W2").map { $0 / (b1 + b3 / 100) })
+    ratio("W3/B3", 1.5, median("W3").map { $0 / b3 })
+    ratio("W3t/B2", 3.0, median("W3t").map { $0 / b2 })
+    ratio("W4/(B1+B3/1000)", 3.0, median("W4").map { $0 / (b1 + b3 / 1_000) })
+}
+if let w1 = median("W1") {
+    ratio("W6/W1", 3.0, median("W6").map { $0 / w1 })
+    ratio("W7/W1", 1.2, median("W7").map { $0 / w1 })
+    ratio("W8/W1", 3.0, median("W8").map { $0 / w1 })
+}
+
+if json {
+    results.forEach(printJSON)
+    for ratio in ratios {
+        print(
+            "{\"name\": \"\(ratio.name)\", \"unit\": \"ratio\", \"value\": \(format(ratio.value)), \"target\": \(format(ratio.target))}"
+        )
+    }
+} else {
+    printTable(results)
+    if !ratios.isEmpty { print("") }
+    for ratio in ratios {
+        let verdict = ratio.value <= ratio.target ? "meets" : "misses"
+        print("\(ratio.name) = \(format(ratio.value)) (target ≤ \(format(ratio.target)): \(verdict))")
+    }
+}
