@@ -55,12 +55,13 @@ public struct AnyAction: Sendable, CustomStringConvertible {
 /// not reach a handler of `Int?` with a `String?` payload, even a `nil` one.
 @usableFromInline
 func cast<Payload>(_ payload: any Sendable, to type: Payload.Type) -> Payload? {
-    if let optional = payload as? any OptionalPayload, optional.isNone,
-        ObjectIdentifier(Swift.type(of: payload)) != ObjectIdentifier(Payload.self)
+    guard let value = payload as? Payload else { return nil }
+    if ObjectIdentifier(Swift.type(of: payload)) != ObjectIdentifier(Payload.self),
+        let optional = payload as? any OptionalPayload, optional.isNone
     {
         return nil
     }
-    return payload as? Payload
+    return value
 }
 
 private protocol OptionalPayload {

@@ -408,7 +408,12 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
                     error: FluxionError.storeNotRegistered(route.registration.name), isObserved: false)
             }
             let action = context.action
-            return route.handler.run(on: store, name: action.name, payload: action.payload, error: action.error)
+            // Opens the payload's existential, so the handler runs typed when it can.
+            func run<Payload: Sendable>(_ payload: Payload) -> HandlerOutcome {
+                route.handler.run(on: store, name: action.name, payload: payload, error: action.error)
+            }
+            let payload = action.payload
+            return run(payload)
         }
         if let store = waited { return store }
         guard isRegistered(type) else { throw FluxionError.storeNotRegistered(typeName(type)) }

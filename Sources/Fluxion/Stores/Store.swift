@@ -32,6 +32,8 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<AnyObserver?> = []
     @exclusivity(unchecked) private final var vacantSlots = 0
     @exclusivity(unchecked) private final var compactionThreshold = 8
+    // NB: set once, by the dispatcher that creates the store, before it hands the store to
+    // anyone; read without the lock after that.
     @exclusivity(unchecked) private final weak var owningDispatcher: Dispatcher?
     /// The change the last handler made, until it is delivered; owned by the dispatch turn.
     @usableFromInline @exclusivity(unchecked) final var pendingChange: PendingChange<State>?
@@ -57,7 +59,7 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
 
     /// The dispatcher that created this store, while it exists.
     public final var dispatcher: Dispatcher? {
-        lock.withLock { owningDispatcher }
+        owningDispatcher
     }
 
     /// Runs another store's handler for the current action first, and returns that store.
@@ -164,7 +166,7 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
 
 extension Store: StoreRuntime {
     func attach(to dispatcher: Dispatcher) {
-        lock.withLock { owningDispatcher = dispatcher }
+        owningDispatcher = dispatcher
     }
 
     /// Runs `mutate` on a copy of the state and commits the copy if it returns.
