@@ -23,7 +23,7 @@ while let argument = arguments.next() {
     case "--scale": scale = Double(arguments.next() ?? "") ?? scale
     default:
         FileHandle.standardError.write(
-            "usage: fluxion-benchmarks [--json] [--filter NAME[,NAME…]] [--runs N] [--scale X]\n".data(using: .utf8)!
+            Data("usage: fluxion-benchmarks [--json] [--filter NAME[,NAME…]] [--runs N] [--scale X]\n".utf8)
         )
         exit(2)
     }

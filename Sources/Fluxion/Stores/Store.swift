@@ -117,7 +117,7 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     /// token.cancel()
     /// ```
     ///
-    /// The closure is released with the token.
+    /// Cancelling or releasing the token releases the closure.
     ///
     /// - Returns: A token; keep it as long as you want the changes.
     @inlinable
