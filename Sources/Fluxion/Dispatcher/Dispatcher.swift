@@ -308,7 +308,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
                 handler.payloadType == nil || handler.payloadType == payloadType ? nil : typeName(Payload.self)
             },
             run: { handler, store in handler.run(on: store, name: name, payload: payload, error: error) },
-            erased: AnyAction(name: name, payload: payload, error: error)
+            erased: { AnyAction(name: name, payload: payload, error: error) }
         )
     }
 
@@ -322,7 +322,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
                 handler.accepts(action.payload) ? nil : typeName(type(of: action.payload))
             },
             run: { handler, store in handler.untyped(store, action) },
-            erased: action
+            erased: { action }
         )
     }
 
@@ -339,10 +339,10 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         storesExist: Bool,
         mismatch: (Handler) -> String?,
         run: (Handler, AnyObject) -> HandlerOutcome,
-        erased: AnyAction
+        erased: () -> AnyAction
     ) throws {
         guard !routes.isEmpty else {
-            lock.withLock { deadLetterHandler }?(erased)
+            lock.withLock { deadLetterHandler }?(erased())
             return
         }
         for route in routes {
@@ -356,7 +356,9 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         }
         if !storesExist { try createStores(of: routes) }
         defer { context.end() }
-        context.run(erased, through: routes) { route in
+        // NB: with one route, `waitFor` can never run another handler, so the
+        // context needs the action only when there are more.
+        context.run(routes.count > 1 ? erased() : nil, through: routes) { route in
             // NB: `createStores` made every store; an instance, once set, never changes.
             guard let store = route.registration.instance else {
                 return HandlerOutcome(
@@ -365,7 +367,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             return run(route.handler, store)
         }
         if context.isObserved {
-            context.deliverChanges(for: erased)
+            context.deliverChanges(for: erased())
         }
         if let error = context.firstError { throw error }
     }
@@ -403,11 +405,12 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         }
         let id = ObjectIdentifier(type)
         let waited = try context.waitFor(id) { route in
-            guard let store = route.registration.instance else {
+            // NB: a pending route means several routes, so the context holds the action;
+            // `createStores` made every store before the first handler ran.
+            guard let store = route.registration.instance, let action = context.action else {
                 return HandlerOutcome(
                     error: FluxionError.storeNotRegistered(route.registration.name), isObserved: false)
             }
-            let action = context.action
             // Opens the payload's existential, so the handler runs typed when it can.
             func run<Payload: Sendable>(_ payload: Payload) -> HandlerOutcome {
                 route.handler.run(on: store, name: action.name, payload: payload, error: action.error)

@@ -15,8 +15,8 @@ final class DispatchContext {
     @exclusivity(unchecked) private var waiting: ContiguousArray<Int> = []
     /// The errors handlers threw, in the order they threw them.
     @exclusivity(unchecked) private var errors: [(route: Int, error: any Error)] = []
-    /// The action running now, with its payload type erased, for `waitFor`.
-    @exclusivity(unchecked) private(set) var action = AnyAction(name: "")
+    /// The action running now, with its payload type erased, for `waitFor` to run other handlers.
+    @exclusivity(unchecked) private(set) var action: AnyAction?
 
     /// Whether a store that handled the action has observers.
     @exclusivity(unchecked) private(set) var isObserved = false
@@ -27,8 +27,11 @@ final class DispatchContext {
     /// Whether a handler of the current action is running now.
     var isRunningHandler: Bool { !waiting.isEmpty }
 
-    /// Runs every handler of `routes` for `action` with `runner`, in order; `waitFor` may run some earlier.
-    func run(_ action: AnyAction, through routes: [Route], with runner: (Route) -> HandlerOutcome) {
+    /// Runs every handler of `routes` with `runner`, in order; `waitFor` may run some earlier.
+    ///
+    /// - Parameter action: The action, for `waitFor` to run handlers of other routes; needed only
+    ///   when there are several routes.
+    func run(_ action: AnyAction?, through routes: [Route], with runner: (Route) -> HandlerOutcome) {
         self.action = action
         self.routes = routes
         progress.removeAll(keepingCapacity: true)
@@ -68,7 +71,7 @@ final class DispatchContext {
 
     /// Empties the context for the next action, keeping its buffers.
     func end() {
-        action = AnyAction(name: "")
+        action = nil
         routes = []
         errors.removeAll()
         isObserved = false
