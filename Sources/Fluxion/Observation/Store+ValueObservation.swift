@@ -1,0 +1,88 @@
+extension Store {
+    /// Calls `handler` when the value at `keyPath` changes, while `owner` is alive.
+    ///
+    /// The observer compares the value before and after each dispatch that
+    /// reaches the store, and stays silent when it is equal, so changes to
+    /// other fields do not wake it. Nested paths work; to ignore a field,
+    /// observe the fields you need instead of the whole state.
+    ///
+    /// ```swift
+    /// store.observe(owner: self, \.user.name) { owner, name in
+    ///     owner.showTitle(name.newValue)
+    /// }
+    /// ```
+    ///
+    /// Like ``observe(owner:_:)``, it stops when the owner deallocates.
+    @inlinable
+    public final func observe<Owner: AnyObject & Sendable, Value: Equatable & Sendable>(
+        owner: Owner,
+        _ keyPath: KeyPath<State, Value> & Sendable,
+        _ handler: @escaping @Sendable (Owner, ValueChange<Value>) -> Void
+    ) {
+        observe(owner: owner, selecting: { $0[keyPath: keyPath] }, isEqual: { $0 == $1 }, onChange: handler)
+    }
+
+    /// Calls `handler` when the value `select` picks from the state changes, by `isEqual`, while `owner` is alive.
+    ///
+    /// Use it for values that are not `Equatable`, or to compare less than
+    /// everything:
+    ///
+    /// ```swift
+    /// store.observe(
+    ///     owner: self,
+    ///     selecting: { $0.items },
+    ///     isEqual: { $0.map(\.id) == $1.map(\.id) },
+    ///     onChange: { owner, items in owner.reload(items.newValue) }
+    /// )
+    /// ```
+    @inlinable
+    public final func observe<Owner: AnyObject & Sendable, Value: Sendable>(
+        owner: Owner,
+        selecting select: @escaping @Sendable (State) -> Value,
+        isEqual: @escaping @Sendable (Value, Value) -> Bool,
+        onChange handler: @escaping @Sendable (Owner, ValueChange<Value>) -> Void
+    ) {
+        observe(owner: owner) { owner, change in
+            if let valueChange = Self.valueChange(change, select, isEqual) { handler(owner, valueChange) }
+        }
+    }
+
+    /// Calls `handler` when the value at `keyPath` changes, until the token is cancelled or released.
+    ///
+    /// ```swift
+    /// let token = store.observe(\.count) { count in print(count.newValue) }
+    /// ```
+    @inlinable
+    public final func observe<Value: Equatable & Sendable>(
+        _ keyPath: KeyPath<State, Value> & Sendable,
+        _ handler: @escaping @Sendable (ValueChange<Value>) -> Void
+    ) -> ObservationToken {
+        observe(selecting: { $0[keyPath: keyPath] }, isEqual: { $0 == $1 }, onChange: handler)
+    }
+
+    /// Calls `handler` when the value `select` picks from the state changes, by `isEqual`,
+    /// until the token is cancelled or released.
+    @inlinable
+    public final func observe<Value: Sendable>(
+        selecting select: @escaping @Sendable (State) -> Value,
+        isEqual: @escaping @Sendable (Value, Value) -> Bool,
+        onChange handler: @escaping @Sendable (ValueChange<Value>) -> Void
+    ) -> ObservationToken {
+        observe { change in
+            if let valueChange = Self.valueChange(change, select, isEqual) { handler(valueChange) }
+        }
+    }
+
+    /// The change of the selected value, or `nil` when it is equal before and after.
+    @inlinable
+    static func valueChange<Value>(
+        _ change: StoreChange<State>,
+        _ select: (State) -> Value,
+        _ isEqual: (Value, Value) -> Bool
+    ) -> ValueChange<Value>? {
+        let oldValue = select(change.oldState)
+        let newValue = select(change.newState)
+        guard !isEqual(oldValue, newValue) else { return nil }
+        return ValueChange(oldValue: oldValue, newValue: newValue, action: change.action)
+    }
+}
