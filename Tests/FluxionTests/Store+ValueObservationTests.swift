@@ -164,3 +164,71 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
         #expect(counts.values == [10])
     }
 }
+
+@Suite struct CurrentStateObservationTests {
+    private func makeStore() throws -> (Dispatcher, ProfileStore) {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(ProfileStore.self)
+        return (dispatcher, try dispatcher.store(ProfileStore.self))
+    }
+
+    @Test func observersAreNotCalledOnStartByDefault() throws {
+        let (_, store) = try makeStore()
+        let owner = ObserverOwner()
+        let calls = Recorder<Int>()
+        store.observe(owner: owner) { _, change in calls.append(change.newState.visits) }
+        let token = store.observe { change in calls.append(change.newState.visits) }
+
+        #expect(calls.values.isEmpty)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func anObserverAskingForTheCurrentStateHearsItFirst() throws {
+        let (dispatcher, store) = try makeStore()
+        try dispatcher.dispatch(.visit)
+        let owner = ObserverOwner()
+        let calls = Recorder<String>()
+        store.observe(owner: owner, sendingCurrentState: true) { _, change in
+            calls.append("\(change.isCurrentState) \(change.oldState.visits)→\(change.newState.visits)")
+        }
+
+        try dispatcher.dispatch(.visit)
+
+        #expect(calls.values == ["true 1→1", "false 1→2"])
+    }
+
+    @Test func aTokenObserverAskingForTheCurrentStateHearsItFirst() throws {
+        let (dispatcher, store) = try makeStore()
+        try dispatcher.dispatch(.rename, payload: "Grace")
+        let names = Recorder<String>()
+        let token = store.observe(\.name, sendingCurrentState: true) { name in
+            names.append("\(name.oldValue)→\(name.newValue)")
+        }
+
+        try dispatcher.dispatch(.visit)
+        try dispatcher.dispatch(.rename, payload: "Linus")
+
+        #expect(names.values == ["Grace→Grace", "Grace→Linus"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func anObserverAddedFromAnObserverHearsTheCurrentStateAtOnce() throws {
+        let (dispatcher, store) = try makeStore()
+        let owner = ObserverOwner()
+        let calls = Recorder<String>()
+        let added = LockedBox(false)
+        store.observe(owner: owner) { owner, change in
+            guard !added.value else { return }
+            added.value = true
+            store.observe(owner: owner, sendingCurrentState: true) { _, inner in
+                calls.append("inner \(inner.isCurrentState) \(inner.newState.visits)")
+            }
+            calls.append("outer \(change.newState.visits)")
+        }
+
+        try dispatcher.dispatch(.visit)
+        try dispatcher.dispatch(.visit)
+
+        #expect(calls.values == ["inner true 1", "outer 1", "inner false 2"])
+    }
+}

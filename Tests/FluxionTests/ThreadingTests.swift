@@ -391,3 +391,37 @@ final class ThreadSlowStore: Store<Int>, @unchecked Sendable {  // locked by Sto
         #expect(try dispatcher.store(ThreadSlowStore.self).state == 1)
     }
 }
+
+extension ThreadingTests {
+    @Test func anObserverAskingForTheCurrentStateWhileAnotherThreadDispatchesHearsEveryStateInOrder() throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(ProfileStore.self)
+        let store = try dispatcher.store(ProfileStore.self)
+        let started = Gate()
+        let finished = DispatchGroup()
+        finished.enter()
+        Thread {
+            started.open()
+            for _ in 0..<10_000 { try? dispatcher.dispatch(.visitFromThread) }
+            finished.leave()
+        }.start()
+        started.wait()
+
+        let seen = Recorder<(old: Int, new: Int)>()
+        let owner = ObserverOwner()
+        store.observe(owner: owner, sendingCurrentState: true) { _, change in
+            seen.append((change.oldState.visits, change.newState.visits))
+        }
+        finished.wait()
+
+        let values = seen.values
+        #expect(values.first.map { $0.old == $0.new } == true)
+        let gaps = zip(values, values.dropFirst()).filter { $0.new != $1.old }
+        #expect(gaps.isEmpty, "each change starts where the previous call ended")
+        #expect(values.last?.new == 10_000)
+    }
+}
+
+extension ActionName where Payload == Void {
+    fileprivate static var visitFromThread: Self { "profileVisit" }
+}

@@ -32,6 +32,11 @@ public struct AnyAction: Sendable, CustomStringConvertible {
         self.init(name: action.name.rawValue, payload: action.payload, error: action.error)
     }
 
+    /// The action of the first change an observer hears when it asks for the current state.
+    ///
+    /// See ``Store/observe(owner:sendingCurrentState:_:)``; ``StoreChange/isCurrentState`` tells it apart.
+    public static let currentState = AnyAction(name: "Fluxion.currentState")
+
     /// The payload as the given type, or `nil` when it has another type.
     ///
     /// ```swift

@@ -263,6 +263,29 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         } catch {
             failure = error
         }
+        runQueuedActionsAndEndTurn()
+        if let failure { throw failure }
+    }
+
+    /// Runs `body` holding the dispatch turn, so that no change is delivered meanwhile,
+    /// then the actions it queued.
+    func withTurn(_ body: () -> Void) {
+        let thread = ThreadID.current
+        lock.lock()
+        if turnHolder == thread {
+            lock.unlock()
+            body()
+            return
+        }
+        while turnHolder != nil { lock.wait() }
+        turnHolder = thread
+        lock.unlock()
+        body()
+        runQueuedActionsAndEndTurn()
+    }
+
+    /// Runs the queued actions in order, then gives up the dispatch turn.
+    private func runQueuedActionsAndEndTurn() {
         while let next = nextQueuedActionOrEndTurn() {
             do {
                 try next.perform(on: self)
@@ -270,7 +293,6 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
                 lock.withLock { queuedErrorHandler }?(next.action, error)
             }
         }
-        if let failure { throw failure }
     }
 
     /// The routes of an action name, and whether their stores exist; for a queued action.

@@ -12,14 +12,24 @@ extension Store {
     /// }
     /// ```
     ///
-    /// Like ``observe(owner:_:)``, it stops when the owner deallocates.
+    /// Like ``observe(owner:sendingCurrentState:_:)``, it stops when the owner deallocates.
+    ///
+    /// With `sendingCurrentState`, `handler` is also called once right away
+    /// with the current value (then ``ValueChange/oldValue`` equals ``ValueChange/newValue``).
     @inlinable
     public final func observe<Owner: AnyObject & Sendable, Value: Equatable & Sendable>(
         owner: Owner,
         _ keyPath: KeyPath<State, Value> & Sendable,
+        sendingCurrentState: Bool = false,
         _ handler: @escaping @Sendable (Owner, ValueChange<Value>) -> Void
     ) {
-        observe(owner: owner, selecting: { $0[keyPath: keyPath] }, isEqual: { $0 == $1 }, onChange: handler)
+        observe(
+            owner: owner,
+            selecting: { $0[keyPath: keyPath] },
+            isEqual: { $0 == $1 },
+            sendingCurrentState: sendingCurrentState,
+            onChange: handler
+        )
     }
 
     /// Calls `handler` when the value `select` picks from the state changes, by `isEqual`, while `owner` is alive.
@@ -40,9 +50,10 @@ extension Store {
         owner: Owner,
         selecting select: @escaping @Sendable (State) -> Value,
         isEqual: @escaping @Sendable (Value, Value) -> Bool,
+        sendingCurrentState: Bool = false,
         onChange handler: @escaping @Sendable (Owner, ValueChange<Value>) -> Void
     ) {
-        observe(owner: owner) { owner, change in
+        observe(owner: owner, sendingCurrentState: sendingCurrentState) { owner, change in
             if let valueChange = Self.valueChange(change, select, isEqual) { handler(owner, valueChange) }
         }
     }
@@ -55,9 +66,15 @@ extension Store {
     @inlinable
     public final func observe<Value: Equatable & Sendable>(
         _ keyPath: KeyPath<State, Value> & Sendable,
+        sendingCurrentState: Bool = false,
         _ handler: @escaping @Sendable (ValueChange<Value>) -> Void
     ) -> ObservationToken {
-        observe(selecting: { $0[keyPath: keyPath] }, isEqual: { $0 == $1 }, onChange: handler)
+        observe(
+            selecting: { $0[keyPath: keyPath] },
+            isEqual: { $0 == $1 },
+            sendingCurrentState: sendingCurrentState,
+            onChange: handler
+        )
     }
 
     /// Calls `handler` when the value `select` picks from the state changes, by `isEqual`,
@@ -66,14 +83,16 @@ extension Store {
     public final func observe<Value: Sendable>(
         selecting select: @escaping @Sendable (State) -> Value,
         isEqual: @escaping @Sendable (Value, Value) -> Bool,
+        sendingCurrentState: Bool = false,
         onChange handler: @escaping @Sendable (ValueChange<Value>) -> Void
     ) -> ObservationToken {
-        observe { change in
+        observe(sendingCurrentState: sendingCurrentState) { change in
             if let valueChange = Self.valueChange(change, select, isEqual) { handler(valueChange) }
         }
     }
 
-    /// The change of the selected value, or `nil` when it is equal before and after.
+    /// The change of the selected value, or `nil` when it is equal before and after
+    /// (except for the current-state call, which always counts).
     @inlinable
     static func valueChange<Value>(
         _ change: StoreChange<State>,
@@ -82,7 +101,7 @@ extension Store {
     ) -> ValueChange<Value>? {
         let oldValue = select(change.oldState)
         let newValue = select(change.newState)
-        guard !isEqual(oldValue, newValue) else { return nil }
+        guard change.isCurrentState || !isEqual(oldValue, newValue) else { return nil }
         return ValueChange(oldValue: oldValue, newValue: newValue, action: change.action)
     }
 }

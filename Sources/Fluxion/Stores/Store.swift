@@ -100,13 +100,21 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     ///
     /// The handler runs on the dispatching thread after every store has
     /// handled the action; an observer added during a delivery first hears
-    /// the next change.
+    /// the next change. With `sendingCurrentState`, it is also called once
+    /// right away, on the calling thread, with the current state.
+    ///
+    /// - Parameters:
+    ///   - owner: The object the observer lives as long as.
+    ///   - sendingCurrentState: Whether to call `handler` once right away with
+    ///   the current state (``StoreChange/isCurrentState``); `false` by default.
+    ///   - handler: Called with the owner and each change.
     @inlinable
     public final func observe<Owner: AnyObject & Sendable>(
         owner: Owner,
+        sendingCurrentState: Bool = false,
         _ handler: @escaping @Sendable (Owner, StoreChange<State>) -> Void
     ) {
-        add(OwnedObserver(owner: owner, body: handler))
+        add(OwnedObserver(owner: owner, body: handler), sendingCurrentState: sendingCurrentState)
     }
 
     /// Calls `handler` with each change of this store until the token is cancelled or released.
@@ -119,12 +127,35 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     ///
     /// Cancelling or releasing the token releases the closure.
     ///
+    /// - Parameters:
+    ///   - sendingCurrentState: Whether to call `handler` once right away with
+    ///   the current state (``StoreChange/isCurrentState``); `false` by default.
+    ///   - handler: Called with each change.
     /// - Returns: A token; keep it as long as you want the changes.
     @inlinable
-    public final func observe(_ handler: @escaping @Sendable (StoreChange<State>) -> Void) -> ObservationToken {
+    public final func observe(
+        sendingCurrentState: Bool = false,
+        _ handler: @escaping @Sendable (StoreChange<State>) -> Void
+    ) -> ObservationToken {
         let observer = TokenObserver(store: self, body: handler)
-        add(observer)
+        add(observer, sendingCurrentState: sendingCurrentState)
         return ObservationToken(observer, lock: lock)
+    }
+
+    /// Adds an observer; with `sendingCurrentState`, also calls it with the current state.
+    ///
+    /// NB: both happen while holding the owning dispatcher's dispatch turn, so
+    /// no change is delivered in between: the observer hears the current state
+    /// first, then every later change, in order.
+    @usableFromInline
+    final func add(_ observer: Observer<State>, sendingCurrentState: Bool) {
+        guard sendingCurrentState else { return add(observer) }
+        let addAndSend = {
+            self.add(observer)
+            let state = self.state
+            _ = observer.notify(StoreChange(oldState: state, newState: state, action: .currentState), lock: self.lock)
+        }
+        if let dispatcher { dispatcher.withTurn(addAndSend) } else { addAndSend() }
     }
 
     @usableFromInline

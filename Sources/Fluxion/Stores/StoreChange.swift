@@ -17,6 +17,12 @@ public struct StoreChange<State: Sendable>: Sendable {
     /// An error that the action itself carries is ``AnyAction/error`` on ``action``.
     public let error: (any Error)?
 
+    /// Whether this is the first call of an observer that asked for the current state,
+    /// rather than a change: ``oldState`` and ``newState`` are then both the current state.
+    public var isCurrentState: Bool {
+        action.name == AnyAction.currentState.name
+    }
+
     /// Creates a change.
     public init(oldState: State, newState: State, action: AnyAction, error: (any Error)? = nil) {
         self.oldState = oldState
