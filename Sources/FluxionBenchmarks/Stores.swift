@@ -2,6 +2,8 @@ import Fluxion
 
 struct Tally: Sendable {
     var count = 0
+    /// A field no W10 dispatch changes.
+    var label = 0
 }
 
 extension ActionName where Payload == Int {

@@ -113,6 +113,19 @@ enum Workloads {
         }
     }
 
+    /// W10: 1,000 key-path token observers on a field the dispatches do not change.
+    static func keyPathObservers() throws -> Workload {
+        let (dispatcher, store) = try counter()
+        let tokens = (0..<1_000).map { index in
+            store.observe(\.label) { change in sink &+= index &+ change.newValue }
+        }
+        return Workload("W10", ops: 10_000) { ops in
+            sink = 0
+            for _ in 0..<ops { try? dispatcher.dispatch(.increment, payload: 1) }
+            return withExtendedLifetime(tokens) { sink &+ store.state.count }
+        }
+    }
+
     /// W9: untyped dispatch by raw name with an `Any` payload.
     static func untyped() throws -> Workload {
         let (dispatcher, store) = try counter()

@@ -49,6 +49,7 @@ let makers: [(String, () throws -> Workload)] = [
     ("W7", Workloads.manyStores),
     ("W8", Workloads.twoThreads),
     ("W9", Workloads.untyped),
+    ("W10", Workloads.keyPathObservers),
 ]
 
 let workloads = try makers.filter { selected($0.0) }.map { try scaled($0.1()) }
@@ -72,6 +73,7 @@ if let b1 = median("B1"), let b2 = median("B2"), let b3 = median("B3") {
     ratio("W3/B3", 1.5, median("W3").map { $0 / b3 })
     ratio("W3t/B2", 3.0, median("W3t").map { $0 / b2 })
     ratio("W4/(B1+B3/1000)", 3.0, median("W4").map { $0 / (b1 + b3 / 1_000) })
+    ratio("(W10-W1)/(2*B2)", 1.0, median("W10").map { ($0 - (median("W1") ?? 0)) / (2 * b2) })
 }
 if let w1 = median("W1") {
     ratio("W6/W1", 3.0, median("W6").map { $0 / w1 })
