@@ -113,7 +113,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     ///
     /// - Throws: ``FluxionError/storeNotRegistered(_:)`` for a type that is not
     ///   registered; ``FluxionError/recursiveStoreCreation(_:)`` when called
-    ///   from the store's own initializer.
+    ///   on the thread that is creating this store (from its initializer or
+    ///   factory).
     public func store<State, S: Store<State>>(_ type: S.Type) throws -> S {
         let registration = try lock.withLock {
             guard let registration = registrations[ObjectIdentifier(type)] else {

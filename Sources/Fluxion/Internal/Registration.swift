@@ -7,6 +7,9 @@ final class Registration: @unchecked Sendable {  // `instance` and `creator` gua
     let make: @Sendable () -> any StoreRuntime
 
     /// The store, once created.
+    ///
+    /// NB: written once, under the dispatcher's lock; a thread that has seen it set
+    /// under the lock may read it without the lock afterwards, since it never changes again.
     @exclusivity(unchecked) var instance: (any StoreRuntime)?
     /// The thread creating the store right now, if any.
     @exclusivity(unchecked) var creator: ThreadID?
@@ -15,7 +18,7 @@ final class Registration: @unchecked Sendable {  // `instance` and `creator` gua
         let table = S.handlers
         id = ObjectIdentifier(type)
         name = typeName(type)
-        handlers = table.handlers.mapValues { $0 }
+        handlers = table.handlers
         fallback = table.fallback
         make = factory
     }
