@@ -41,15 +41,16 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
     }
 }
 
-@Suite struct StoreValueObservationTests {
-    private func makeStore() throws -> (Dispatcher, ProfileStore) {
-        let dispatcher = Dispatcher()
-        try dispatcher.register(ProfileStore.self)
-        return (dispatcher, try dispatcher.store(ProfileStore.self))
-    }
+/// A new dispatcher with a `ProfileStore`, created.
+private func makeProfileStore() throws -> (Dispatcher, ProfileStore) {
+    let dispatcher = Dispatcher()
+    try dispatcher.register(ProfileStore.self)
+    return (dispatcher, try dispatcher.store(ProfileStore.self))
+}
 
+@Suite struct StoreValueObservationTests {
     @Test func keyPathObserverFiresOnlyWhenItsValueChanges() throws {
-        let (dispatcher, store) = try makeStore()
+        let (dispatcher, store) = try makeProfileStore()
         let owner = ObserverOwner()
         let names = Recorder<String>()
         store.observe(owner: owner, \.name) { _, name in names.append(name.newValue) }
@@ -64,7 +65,7 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
     }
 
     @Test func keyPathObserverGetsOldValueNewValueAndAction() throws {
-        let (dispatcher, store) = try makeStore()
+        let (dispatcher, store) = try makeProfileStore()
         let owner = ObserverOwner()
         let changes = Recorder<ValueChange<Int>>()
         store.observe(owner: owner, \.visits) { _, visits in changes.append(visits) }
@@ -78,7 +79,7 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
     }
 
     @Test func nestedKeyPathsAreObserved() throws {
-        let (dispatcher, store) = try makeStore()
+        let (dispatcher, store) = try makeProfileStore()
         let owner = ObserverOwner()
         let cities = Recorder<String>()
         store.observe(owner: owner, \.address.city) { _, city in cities.append(city.newValue) }
@@ -90,7 +91,7 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
     }
 
     @Test func selectorObserverComparesWithTheGivenEquality() throws {
-        let (dispatcher, store) = try makeStore()
+        let (dispatcher, store) = try makeProfileStore()
         let owner = ObserverOwner()
         let labels = Recorder<String>()
         store.observe(
@@ -108,7 +109,7 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
     }
 
     @Test func aFailingHandlerWakesNoValueObserver() throws {
-        let (dispatcher, store) = try makeStore()
+        let (dispatcher, store) = try makeProfileStore()
         let owner = ObserverOwner()
         let visits = Recorder<Int>()
         store.observe(owner: owner, \.visits) { _, change in visits.append(change.newValue) }
@@ -120,7 +121,7 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
     }
 
     @Test func keyPathObserverStopsWhenItsOwnerDeallocates() throws {
-        let (dispatcher, store) = try makeStore()
+        let (dispatcher, store) = try makeProfileStore()
         let visits = Recorder<Int>()
         var owner: ObserverOwner? = ObserverOwner()
         weak let weakOwner = owner
@@ -135,7 +136,7 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
     }
 
     @Test func tokenKeyPathObserverStopsWhenCancelled() throws {
-        let (dispatcher, store) = try makeStore()
+        let (dispatcher, store) = try makeProfileStore()
         let names = Recorder<String>()
         let token = store.observe(\.name) { name in names.append(name.newValue) }
 
@@ -148,7 +149,7 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
     }
 
     @Test func tokenSelectorObserverStopsWhenReleased() throws {
-        let (dispatcher, store) = try makeStore()
+        let (dispatcher, store) = try makeProfileStore()
         let counts = Recorder<Int>()
         var token: ObservationToken? = store.observe(
             selecting: { $0.visits * 10 },
@@ -166,14 +167,8 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
 }
 
 @Suite struct CurrentStateObservationTests {
-    private func makeStore() throws -> (Dispatcher, ProfileStore) {
-        let dispatcher = Dispatcher()
-        try dispatcher.register(ProfileStore.self)
-        return (dispatcher, try dispatcher.store(ProfileStore.self))
-    }
-
     @Test func observersAreNotCalledOnStartByDefault() throws {
-        let (_, store) = try makeStore()
+        let (_, store) = try makeProfileStore()
         let owner = ObserverOwner()
         let calls = Recorder<Int>()
         store.observe(owner: owner) { _, change in calls.append(change.newState.visits) }
@@ -184,7 +179,7 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
     }
 
     @Test func anObserverAskingForTheCurrentStateHearsItFirst() throws {
-        let (dispatcher, store) = try makeStore()
+        let (dispatcher, store) = try makeProfileStore()
         try dispatcher.dispatch(.visit)
         let owner = ObserverOwner()
         let calls = Recorder<String>()
@@ -198,7 +193,7 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
     }
 
     @Test func aTokenObserverAskingForTheCurrentStateHearsItFirst() throws {
-        let (dispatcher, store) = try makeStore()
+        let (dispatcher, store) = try makeProfileStore()
         try dispatcher.dispatch(.rename, payload: "Grace")
         let names = Recorder<String>()
         let token = store.observe(\.name, sendingCurrentState: true) { name in
@@ -213,7 +208,7 @@ final class ProfileStore: Store<Profile>, DefaultInitializable, @unchecked Senda
     }
 
     @Test func anObserverAddedFromAnObserverHearsTheCurrentStateAtOnce() throws {
-        let (dispatcher, store) = try makeStore()
+        let (dispatcher, store) = try makeProfileStore()
         let owner = ObserverOwner()
         let calls = Recorder<String>()
         let added = LockedBox(false)
