@@ -216,8 +216,12 @@ extension Store: StoreRuntime {
         swap(&currentState, &state)
         let observers = self.observers
         lock.unlock()
-        // `state` now holds the old state; it is released here, outside the lock.
-        guard !observers.isEmpty else { return HandlerOutcome(error: nil, isObserved: false) }
+        // NB: `state` now holds the old state; it is released here, outside the lock,
+        // since releasing it may run the deinit of an object it refers to.
+        guard !observers.isEmpty else {
+            withExtendedLifetime(state) {}
+            return HandlerOutcome(error: nil, isObserved: false)
+        }
         pendingChange = PendingChange(oldState: state, error: nil, observers: observers)
         return HandlerOutcome(error: nil, isObserved: true)
     }
