@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Fluxion",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "Fluxion", targets: ["Fluxion"]),
         .executable(name: "fluxion-example", targets: ["FluxionExample"]),

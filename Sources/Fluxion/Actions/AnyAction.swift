@@ -40,7 +40,7 @@ public struct AnyAction: Sendable, CustomStringConvertible {
 
     /// The action of the first change an observer hears when it asks for the current state.
     ///
-    /// See ``Store/observe(owner:sendingCurrentState:_:)``; ``StoreChange/isCurrentState`` tells it apart.
+    /// See ``Store/observe(owner:on:sendingCurrentState:_:)``; ``StoreChange/isCurrentState`` tells it apart.
     public static let currentState = AnyAction(name: "Fluxion.currentState")
 
     /// The payload as the given type, or `nil` when it has another type.

@@ -40,6 +40,12 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// the turn holder's, as if dispatched from its handler, instead of waiting
     /// for a turn that cannot end before the factory does.
     @exclusivity(unchecked) private var turnHolderAwaitsCreation = false
+    /// How many types were ever registered: the next registration's place in registration order.
+    @exclusivity(unchecked) private var registrationCount = 0
+    /// The observers of every store; see `Dispatcher+Observation.swift`.
+    let relay = ChangeRelay()
+    /// Whether every store forwards its changes to `relay`: set for good by the first whole-dispatcher observer.
+    @exclusivity(unchecked) private var forwardsChanges = false
     /// The action running now; only the turn holder touches it.
     private let context = DispatchContext()
     @exclusivity(unchecked) private var deadLetterHandler: (@Sendable (AnyAction) -> Void)?
@@ -81,6 +87,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             guard registrations[registration.id] == nil else {
                 throw FluxionError.storeAlreadyRegistered(registration.name)
             }
+            registration.order = registrationCount
+            registrationCount += 1
             registrations[registration.id] = registration
             // NB: the new registration comes last in registration order, so
             // appending keeps every route list sorted.
@@ -173,6 +181,14 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
                 lock.unlock()
                 let store = makeAttachedStore(of: registration)
                 lock.lock()
+                // NB: a store made while forwarding started must forward before anyone can change it.
+                var forwarded = false
+                while let store, forwardsChanges, !forwarded {
+                    lock.unlock()
+                    store.forwardChanges(to: relay)
+                    forwarded = true
+                    lock.lock()
+                }
                 registration.creator = nil
                 if let index = creators.lastIndex(of: thread) { creators.remove(at: index) }
                 lock.broadcast()
@@ -198,6 +214,20 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             }
             lock.wait()
         }
+    }
+
+    /// Makes every store, now and later, forward its changes to the whole-dispatcher observers.
+    func startForwardingChanges() {
+        let stores = lock.withLock {
+            forwardsChanges = true
+            return registrations.values.compactMap(\.instance)
+        }
+        for store in stores { store.forwardChanges(to: relay) }
+    }
+
+    /// The stores created so far, in registration order.
+    func createdStores() -> [any StoreRuntime] {
+        lock.withLock { registrations.values.sorted { $0.order < $1.order }.compactMap(\.instance) }
     }
 
     /// Runs the factory of `registration`, with no lock held (it is user code),

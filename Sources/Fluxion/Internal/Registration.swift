@@ -1,5 +1,5 @@
 /// A registered store type: how to create it, its handlers, and its instance once created.
-final class Registration: @unchecked Sendable {  // `instance` and `creator` guarded by the dispatcher's `lock`
+final class Registration: @unchecked Sendable {  // `instance`, `creator`, `order` guarded by the dispatcher's `lock`
     let id: ObjectIdentifier
     let name: String
     let handlers: [String: Handler]
@@ -13,6 +13,8 @@ final class Registration: @unchecked Sendable {  // `instance` and `creator` gua
     @exclusivity(unchecked) var instance: (any StoreRuntime)?
     /// The thread creating the store right now, if any.
     @exclusivity(unchecked) var creator: ThreadID?
+    /// The registration's place in registration order; set once, when registered.
+    @exclusivity(unchecked) var order = 0
 
     init<State, S: Store<State>>(_ type: S.Type, factory: @escaping @Sendable () -> S) {
         let table = S.handlers

@@ -2,4 +2,10 @@
 protocol StoreRuntime: AnyObject, Sendable {
     /// Records the dispatcher that created the store; `false` when a dispatcher owns it already.
     func attach(to dispatcher: Dispatcher) -> Bool
+
+    /// Adds, once, an observer that passes each change on to `relay`.
+    func forwardChanges(to relay: ChangeRelay)
+
+    /// The current state, as the first change for an observer that asked for it.
+    func currentStateChange() -> AnyStoreChange
 }

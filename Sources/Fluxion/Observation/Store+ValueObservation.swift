@@ -1,3 +1,5 @@
+import Dispatch
+
 extension Store {
     /// Calls `handler` when the value at `keyPath` changes, while `owner` is alive.
     ///
@@ -12,7 +14,8 @@ extension Store {
     /// }
     /// ```
     ///
-    /// Like ``observe(owner:sendingCurrentState:_:)``, it stops when the owner deallocates.
+    /// Like ``observe(owner:on:sendingCurrentState:_:)``, it stops when the owner
+    /// deallocates, and it runs on the dispatching thread unless given a `queue`.
     ///
     /// With `sendingCurrentState`, `handler` is also called once right away
     /// with the current value (then ``ValueChange/oldValue`` equals ``ValueChange/newValue``).
@@ -20,6 +23,7 @@ extension Store {
     public final func observe<Owner: AnyObject & Sendable, Value: Equatable & Sendable>(
         owner: Owner,
         _ keyPath: KeyPath<State, Value> & Sendable,
+        on queue: DispatchQueue? = nil,
         sendingCurrentState: Bool = false,
         _ handler: @escaping @Sendable (Owner, ValueChange<Value>) -> Void
     ) {
@@ -27,6 +31,7 @@ extension Store {
             owner: owner,
             selecting: { $0[keyPath: keyPath] },
             isEqual: { $0 == $1 },
+            on: queue,
             sendingCurrentState: sendingCurrentState,
             onChange: handler
         )
@@ -50,10 +55,11 @@ extension Store {
         owner: Owner,
         selecting select: @escaping @Sendable (State) -> Value,
         isEqual: @escaping @Sendable (Value, Value) -> Bool,
+        on queue: DispatchQueue? = nil,
         sendingCurrentState: Bool = false,
         onChange handler: @escaping @Sendable (Owner, ValueChange<Value>) -> Void
     ) {
-        observe(owner: owner, sendingCurrentState: sendingCurrentState) { owner, change in
+        observe(owner: owner, on: queue, sendingCurrentState: sendingCurrentState) { owner, change in
             if let valueChange = Self.valueChange(change, select, isEqual) { handler(owner, valueChange) }
         }
     }
@@ -66,12 +72,14 @@ extension Store {
     @inlinable
     public final func observe<Value: Equatable & Sendable>(
         _ keyPath: KeyPath<State, Value> & Sendable,
+        on queue: DispatchQueue? = nil,
         sendingCurrentState: Bool = false,
         _ handler: @escaping @Sendable (ValueChange<Value>) -> Void
     ) -> ObservationToken {
         observe(
             selecting: { $0[keyPath: keyPath] },
             isEqual: { $0 == $1 },
+            on: queue,
             sendingCurrentState: sendingCurrentState,
             onChange: handler
         )
@@ -83,10 +91,11 @@ extension Store {
     public final func observe<Value: Sendable>(
         selecting select: @escaping @Sendable (State) -> Value,
         isEqual: @escaping @Sendable (Value, Value) -> Bool,
+        on queue: DispatchQueue? = nil,
         sendingCurrentState: Bool = false,
         onChange handler: @escaping @Sendable (ValueChange<Value>) -> Void
     ) -> ObservationToken {
-        observe(sendingCurrentState: sendingCurrentState) { change in
+        observe(on: queue, sendingCurrentState: sendingCurrentState) { change in
             if let valueChange = Self.valueChange(change, select, isEqual) { handler(valueChange) }
         }
     }

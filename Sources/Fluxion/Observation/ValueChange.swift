@@ -1,7 +1,7 @@
 /// How one value selected from a store's state changed in one dispatch.
 ///
 /// Key-path and selector observers receive it, and only when the value
-/// changed: see ``Store/observe(owner:_:sendingCurrentState:_:)`` and ``Store/observe(owner:selecting:isEqual:sendingCurrentState:onChange:)``.
+/// changed: see ``Store/observe(owner:_:on:sendingCurrentState:_:)`` and ``Store/observe(owner:selecting:isEqual:on:sendingCurrentState:onChange:)``.
 public struct ValueChange<Value: Sendable>: Sendable {
     /// The value before the action.
     public let oldValue: Value

@@ -1,3 +1,6 @@
+import Dispatch
+import Observation
+
 /// A class that holds one value-type state and the handlers that change it.
 ///
 /// Subclass `Store` for each store type, declare its handlers once in
@@ -17,14 +20,21 @@
 /// ```
 ///
 /// Only handlers change the state. Reading ``state`` is safe from any thread
-/// at any time and returns a consistent snapshot.
+/// at any time and returns a consistent snapshot. A store is `Observable`:
+/// code that reads ``state`` inside `withObservationTracking` (a SwiftUI
+/// view's `body`, for one) is told when a dispatch changes it.
 ///
 /// `Store` guards its state with a lock and is `@unchecked Sendable`; Swift
 /// asks each subclass to restate that conformance, as above. Keep the stored
 /// properties you add immutable (`let`, such as injected dependencies), or
 /// guard them yourself: handlers run on whichever thread dispatches.
-open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guarded by `lock`, see below
+open class Store<State: Sendable>: Observable, @unchecked Sendable {  // mutable fields guarded by `lock`, see below
     @usableFromInline let lock = Lock()
+    @usableFromInline let registrar = ObservationRegistrar()
+    /// `\.state`, made once: a key path into a generic class costs an allocation each time it is formed.
+    @usableFromInline let stateKeyPath: KeyPath<Store<State>, State> = \.state
+    /// Whether ``state`` was ever read: only then can observation tracking be watching it.
+    @usableFromInline @exclusivity(unchecked) final var isRead = false
     // NB: `currentState` is written only under `lock` and only by the thread holding the
     // owning dispatcher's dispatch turn, which may therefore read it without the lock.
     @usableFromInline @exclusivity(unchecked) final var currentState: State
@@ -35,6 +45,8 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     /// The dispatcher that created the store; set once, when it attaches the store.
     @exclusivity(unchecked) private final weak var owningDispatcher: Dispatcher?
     @exclusivity(unchecked) private final var isAttached = false
+    /// Whether the store passes its changes on to its dispatcher's whole-dispatcher observers.
+    @exclusivity(unchecked) private final var isForwarding = false
     /// The change the last handler made, until it is delivered; owned by the dispatch turn.
     @usableFromInline @exclusivity(unchecked) final var pendingChange: PendingChange<State>?
 
@@ -54,7 +66,11 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     /// During a dispatch a store's own handler sees its state through its
     /// `inout` parameter; other stores see the state as last committed.
     public final var state: State {
-        lock.withLock { currentState }
+        registrar.access(self, keyPath: stateKeyPath)
+        return lock.withLock {
+            isRead = true
+            return currentState
+        }
     }
 
     /// The dispatcher that created this store, while it exists.
@@ -99,22 +115,28 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     /// ```
     ///
     /// The handler runs on the dispatching thread after every store has
-    /// handled the action; an observer added during a delivery first hears
-    /// the next change. With `sendingCurrentState`, it is also called once
-    /// right away, on the calling thread, with the current state.
+    /// handled the action, or, given a `queue`, asynchronously on that queue,
+    /// one change at a time and in order. An observer added during a delivery
+    /// first hears the next change. With `sendingCurrentState`, it is also
+    /// called once right away (on the calling thread, or queued) with the
+    /// current state.
     ///
     /// - Parameters:
     ///   - owner: The object the observer lives as long as.
+    ///   - queue: Where to call `handler`; `nil`, the default, calls it on the
+    ///   dispatching thread. A queued call is skipped if the owner is gone by then.
     ///   - sendingCurrentState: Whether to call `handler` once right away with
     ///   the current state (``StoreChange/isCurrentState``); `false` by default.
     ///   - handler: Called with the owner and each change.
     @inlinable
     public final func observe<Owner: AnyObject & Sendable>(
         owner: Owner,
+        on queue: DispatchQueue? = nil,
         sendingCurrentState: Bool = false,
         _ handler: @escaping @Sendable (Owner, StoreChange<State>) -> Void
     ) {
-        add(OwnedObserver(owner: owner, body: handler), sendingCurrentState: sendingCurrentState)
+        let body = queue.map { Delivery(on: $0).owned(handler) } ?? handler
+        add(OwnedObserver(owner: owner, body: body), sendingCurrentState: sendingCurrentState)
     }
 
     /// Calls `handler` with each change of this store until the token is cancelled or released.
@@ -125,21 +147,39 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     /// token.cancel()
     /// ```
     ///
-    /// Cancelling or releasing the token releases the closure.
+    /// Cancelling or releasing the token releases the closure. With a
+    /// `queue`, no queued call starts after ``ObservationToken/cancel()`` returns.
     ///
     /// - Parameters:
+    ///   - queue: Where to call `handler`; `nil`, the default, calls it on the
+    ///   dispatching thread.
     ///   - sendingCurrentState: Whether to call `handler` once right away with
     ///   the current state (``StoreChange/isCurrentState``); `false` by default.
     ///   - handler: Called with each change.
     /// - Returns: A token; keep it as long as you want the changes.
     @inlinable
     public final func observe(
+        on queue: DispatchQueue? = nil,
         sendingCurrentState: Bool = false,
         _ handler: @escaping @Sendable (StoreChange<State>) -> Void
     ) -> ObservationToken {
+        if let queue { return observe(through: Delivery(on: queue), sendingCurrentState: sendingCurrentState, handler) }
         let observer = TokenObserver(store: self, body: handler)
         add(observer, sendingCurrentState: sendingCurrentState)
         return ObservationToken(observer, lock: lock)
+    }
+
+    /// A token observer whose calls go through `delivery`.
+    @usableFromInline
+    final func observe(
+        through delivery: Delivery,
+        sendingCurrentState: Bool,
+        _ handler: @escaping @Sendable (StoreChange<State>) -> Void
+    ) -> ObservationToken {
+        let gate = DeliveryGate()
+        let observer = TokenObserver(store: self, body: delivery.gated(handler, by: gate))
+        add(observer, sendingCurrentState: sendingCurrentState)
+        return ObservationToken(gate.guarding(observer), lock: lock)
     }
 
     /// Adds an observer; with `sendingCurrentState`, also calls it with the current state.
@@ -207,6 +247,23 @@ extension Store: StoreRuntime {
         }
     }
 
+    func forwardChanges(to relay: ChangeRelay) {
+        let isFirst = lock.withLock {
+            defer { isForwarding = true }
+            return !isForwarding
+        }
+        guard isFirst else { return }
+        // NB: the relay, not the store, owns this observer's life; `self` is weak to avoid a cycle.
+        add(
+            OwnedObserver(owner: relay) { [weak self] relay, change in
+                if let self { relay.deliver(AnyStoreChange(change, of: self)) }
+            })
+    }
+
+    func currentStateChange() -> AnyStoreChange {
+        AnyStoreChange(StoreChange(currentState: lock.withLock { currentState }), of: self)
+    }
+
     /// Runs `mutate` on a copy of the state and commits the copy if it returns.
     ///
     /// Only the holder of the dispatch turn calls it, from a handler's closure,
@@ -222,10 +279,11 @@ extension Store: StoreRuntime {
         lock.lock()
         swap(&currentState, &state)
         let observers = self.observers
+        let isRead = self.isRead
         lock.unlock()
         // NB: `state` now holds the old state; it is released here, outside the lock,
         // since releasing it may run the deinit of an object it refers to.
-        guard !observers.isEmpty else {
+        guard !observers.isEmpty || isRead else {
             withExtendedLifetime(state) {}
             return HandlerOutcome(error: nil, isObserved: false)
         }
@@ -236,8 +294,8 @@ extension Store: StoreRuntime {
     /// Records a handler's error as the pending change; the state stays as it was.
     @usableFromInline
     final func reject(_ error: any Error) -> HandlerOutcome {
-        let observers = lock.withLock { self.observers }
-        guard !observers.isEmpty else { return HandlerOutcome(error: error, isObserved: false) }
+        let (observers, isRead) = lock.withLock { (self.observers, self.isRead) }
+        guard !observers.isEmpty || isRead else { return HandlerOutcome(error: error, isObserved: false) }
         pendingChange = PendingChange(oldState: currentState, error: error, observers: observers)
         return HandlerOutcome(error: error, isObserved: true)
     }
@@ -254,6 +312,14 @@ extension Store: StoreRuntime {
             if !unsafeDowncast(observer, to: Observer<State>.self).notify(change, lock: lock) { sawGone = true }
         }
         if sawGone { dropGoneObservers() }
+        if pending.error == nil { tellObservationTracking() }
+    }
+
+    /// Tells code tracking ``state`` with the Observation framework that it changed.
+    @usableFromInline
+    final func tellObservationTracking() {
+        guard lock.withLock({ isRead }) else { return }
+        registrar.withMutation(of: self, keyPath: stateKeyPath) {}
     }
 
     @usableFromInline
