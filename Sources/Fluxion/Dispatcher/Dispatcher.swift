@@ -36,6 +36,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     private let context = DispatchContext()
     @exclusivity(unchecked) private var deadLetterHandler: (@Sendable (AnyAction) -> Void)?
     @exclusivity(unchecked) private var queuedErrorHandler: (@Sendable (AnyAction, any Error) -> Void)?
+    /// The archivers of the persistent stores, and the persistence error hook.
+    let persistenceCenter = PersistenceCenter()
 
     /// Creates an independent dispatcher with no stores.
     public init() {}
