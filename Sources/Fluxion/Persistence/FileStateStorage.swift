@@ -55,7 +55,8 @@ public struct FileStateStorage: StateStorage {
         removeTemporaryFiles(of: key)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
+            // NB: ENOTDIR: a file stands where the directory would be, so there is no archive either.
+            if errno == ENOENT || errno == ENOTDIR { return nil }
             throw failure("open", path)
         }
         defer { close(descriptor) }
@@ -134,12 +135,16 @@ public struct FileStateStorage: StateStorage {
 
     private func createDirectoryIfNeeded(_ path: String) throws {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return }
+            throw PersistenceError.fileOperationFailed(
+                operation: "use the directory", path: path, reason: "it exists and is not a directory")
+        }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
             throw PersistenceError.fileOperationFailed(
-                operation: "create the directory", path: path, reason: describe(error))
+                operation: "create the directory", path: path, reason: error.localizedDescription)
         }
     }
 
