@@ -390,7 +390,8 @@ private struct NotesStateV1: Codable {
         scheduler.advance(by: .seconds(2))
 
         #expect(storage.saves.count == 2)
-        #expect(try unarchive(NotesState.self, from: try #require(storage.archives["notes"])).state.notes == ["one", "two"])
+        #expect(
+            try unarchive(NotesState.self, from: try #require(storage.archives["notes"])).state.notes == ["one", "two"])
     }
 
     // MARK: Configuration
@@ -411,10 +412,14 @@ private struct NotesStateV1: Codable {
         let dispatcher = Dispatcher()
         var negative = persistence()
         negative.debounce = .seconds(-1)
-        #expect(throws: PersistenceError.invalidConfiguration(key: "notes", reason: "the debounce interval -1.0 seconds is negative")) {
+        #expect(
+            throws: PersistenceError.invalidConfiguration(
+                key: "notes", reason: "the debounce interval -1.0 seconds is negative")
+        ) {
             try dispatcher.register(NotesStore.self, persistence: negative)
         }
-        #expect(throws: PersistenceError.invalidConfiguration(key: "notes", reason: "the schema version 0 is below 1")) {
+        #expect(throws: PersistenceError.invalidConfiguration(key: "notes", reason: "the schema version 0 is below 1"))
+        {
             try dispatcher.register(NotesStore.self, persistence: persistence(version: 0))
         }
         #expect(!dispatcher.isRegistered(NotesStore.self))
@@ -432,7 +437,8 @@ private struct NotesStateV1: Codable {
     @Test func aFieldMissingFromCodingKeysIsNotArchived() throws {
         let memory = InMemoryStateStorage()
         let first = Dispatcher()
-        try first.register(DraftStore.self, persistence: Persistence(storage: memory, key: "drafts", scheduler: scheduler))
+        try first.register(
+            DraftStore.self, persistence: Persistence(storage: memory, key: "drafts", scheduler: scheduler))
         try first.dispatch(.saveDraft, payload: "kept")
         try first.dispatch(.typeDraft, payload: "half-typed")
         first.flush()
@@ -443,7 +449,8 @@ private struct NotesStateV1: Codable {
         #expect(!json.contains("draft\""))
 
         let second = Dispatcher()
-        try second.register(DraftStore.self, persistence: Persistence(storage: memory, key: "drafts", scheduler: scheduler))
+        try second.register(
+            DraftStore.self, persistence: Persistence(storage: memory, key: "drafts", scheduler: scheduler))
         #expect(try second.store(DraftStore.self).state == DraftState(saved: ["kept"], draft: ""))
     }
 }

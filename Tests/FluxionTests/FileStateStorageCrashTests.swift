@@ -74,7 +74,8 @@ private struct SplitMix64: RandomNumberGenerator {
                 process.waitUntilExit()
                 let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 Issue.record(
-                    "\(context): the writer said \(ready.debugDescription), expected generation \(generation): \(message)")
+                    "\(context): the writer said \(ready.debugDescription), expected generation \(generation): \(message)"
+                )
                 return
             }
             usleep(UInt32.random(in: 0..<25_000, using: &random))

@@ -50,14 +50,16 @@ enum ArchiveFormat {
         }
         if version == persistence.version {
             do {
-                return .success(Restored(state: try decoder.decode(Body<State>.self, from: data).state, isMigrated: false))
+                return .success(
+                    Restored(state: try decoder.decode(Body<State>.self, from: data).state, isMigrated: false))
             } catch {
                 return .failure(.corrupt(describe(error)))
             }
         }
         guard let migrate = persistence.migrate else {
             do {
-                return .success(Restored(state: try decoder.decode(Body<State>.self, from: data).state, isMigrated: true))
+                return .success(
+                    Restored(state: try decoder.decode(Body<State>.self, from: data).state, isMigrated: true))
             } catch {
                 return .failure(
                     .migrationFailed(

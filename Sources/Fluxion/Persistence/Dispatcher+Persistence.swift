@@ -11,7 +11,7 @@ extension Dispatcher {
     /// any handler runs or any observer is added: observers never see the
     /// initial state of a restored store. From then on, the store's state is
     /// saved once it has been unchanged for the configuration's
-    /// ``Persistence/debounce``. See <doc:Persistence>.
+    /// ``Persistence/debounce``. See <doc:PersistingState>.
     ///
     /// - Throws: ``PersistenceError/invalidKey(_:reason:)`` or
     ///   ``PersistenceError/invalidConfiguration(key:reason:)`` for a
@@ -57,7 +57,7 @@ extension Dispatcher {
     /// to standard error. Set it before the first store is created, to hear
     /// of restore errors too. It is called on the thread that restored or
     /// saved: the thread creating the store, the scheduler's, or one calling
-    /// ``flush()``.
+    /// ``flush()-63ols``.
     public var onPersistenceError: (@Sendable (PersistenceError) -> Void)? {
         get { persistenceCenter.reporter.handler }
         set { persistenceCenter.reporter.handler = newValue }

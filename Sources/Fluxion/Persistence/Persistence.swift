@@ -13,7 +13,7 @@ import Foundation
 ///
 /// The dispatcher restores the archive when it creates the store, before any
 /// handler runs, and saves the state once changes have stopped for
-/// ``debounce``. See <doc:Persistence>.
+/// ``debounce``. See <doc:PersistingState>.
 public struct Persistence<State: Codable & Sendable>: Sendable {
     /// Where the archive lives.
     public var storage: any StateStorage

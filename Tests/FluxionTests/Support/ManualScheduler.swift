@@ -45,7 +45,9 @@ final class ManualScheduler: PersistenceScheduler, @unchecked Sendable {  // var
 
     private func nextDue(before end: Duration) -> (@Sendable () -> Void)? {
         lock.withLock {
-            let next = items.indices.min { (items[$0].deadline, items[$0].order) < (items[$1].deadline, items[$1].order) }
+            let next = items.indices.min {
+                (items[$0].deadline, items[$0].order) < (items[$1].deadline, items[$1].order)
+            }
             guard let next, items[next].deadline <= end else {
                 time = max(time, end)
                 return nil
