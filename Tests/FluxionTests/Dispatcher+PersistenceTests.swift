@@ -228,6 +228,27 @@ private struct NotesStateV1: Codable {
         #expect(try unarchive(NotesState.self, from: storage.saves[1]).state.notes == ["first", "second"])
     }
 
+    @Test func theDefaultSchedulerSavesOnItsOwnQueueNotTheDispatchingThread() throws {
+        let saved = ArrivalCounter()
+        let savingThreads = Recorder<ObjectIdentifier>()
+        let storage = ThreadRecordingStorage {
+            savingThreads.append(ObjectIdentifier(Thread.current))
+        } then: {
+            saved.arrive()
+        }
+        let dispatcher = Dispatcher()
+        try dispatcher.register(
+            NotesStore.self, persistence: Persistence(storage: storage, key: "notes", debounce: .zero))
+
+        try dispatcher.dispatch(.addNote, payload: "queued")
+        saved.wait(for: 1)
+
+        #expect(savingThreads.values.count == 1)
+        #expect(savingThreads.values.first != ObjectIdentifier(Thread.current))
+        let data = try #require(storage.base.load(key: "notes"))
+        #expect(try unarchive(NotesState.self, from: data).state.notes == ["queued"])
+    }
+
     @Test func aHandlerThatThrowsSchedulesNoSave() throws {
         let dispatcher = try dispatcher()
         #expect(throws: TestError("no")) { try dispatcher.dispatch(.rejectNote, payload: "no") }
@@ -418,8 +439,17 @@ private struct NotesStateV1: Codable {
         ) {
             try dispatcher.register(NotesStore.self, persistence: negative)
         }
-        #expect(throws: PersistenceError.invalidConfiguration(key: "notes", reason: "the schema version 0 is below 1"))
-        {
+        var long = persistence()
+        long.debounce = .seconds(86_401)
+        #expect(
+            throws: PersistenceError.invalidConfiguration(
+                key: "notes", reason: "the debounce interval 86401.0 seconds is longer than a day")
+        ) {
+            try dispatcher.register(NotesStore.self, persistence: long)
+        }
+        #expect(
+            throws: PersistenceError.invalidConfiguration(key: "notes", reason: "the schema version 0 is below 1")
+        ) {
             try dispatcher.register(NotesStore.self, persistence: persistence(version: 0))
         }
         #expect(!dispatcher.isRegistered(NotesStore.self))
@@ -452,5 +482,27 @@ private struct NotesStateV1: Codable {
         try second.register(
             DraftStore.self, persistence: Persistence(storage: memory, key: "drafts", scheduler: scheduler))
         #expect(try second.store(DraftStore.self).state == DraftState(saved: ["kept"], draft: ""))
+    }
+}
+
+/// A storage over memory that calls `during` inside each save and `then` after it.
+private final class ThreadRecordingStorage: StateStorage, Sendable {
+    let base = InMemoryStateStorage()
+    private let during: @Sendable () -> Void
+    private let then: @Sendable () -> Void
+
+    init(during: @escaping @Sendable () -> Void, then: @escaping @Sendable () -> Void) {
+        self.during = during
+        self.then = then
+    }
+
+    func load(key: String) -> Data? {
+        base.load(key: key)
+    }
+
+    func save(_ data: Data, key: String) {
+        during()
+        base.save(data, key: key)
+        then()
     }
 }

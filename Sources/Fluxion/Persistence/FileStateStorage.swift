@@ -180,23 +180,3 @@ public struct FileStateStorage: StateStorage {
             operation: operation, path: path, reason: "\(String(cString: strerror(code))) (errno \(code))")
     }
 }
-
-/// Checks that `key` can name an archive in every storage: a file name, a defaults key.
-///
-/// - Throws: ``PersistenceError/invalidKey(_:reason:)``.
-func validateArchiveKey(_ key: String) throws {
-    let allowed: Set<Character> = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-    if key.isEmpty {
-        throw PersistenceError.invalidKey(key, reason: "a key must not be empty")
-    }
-    if key.utf8.count > 128 {
-        throw PersistenceError.invalidKey(key, reason: "a key must be at most 128 characters long")
-    }
-    if key.hasPrefix(".") {
-        throw PersistenceError.invalidKey(key, reason: "a key must not start with '.'")
-    }
-    if let bad = key.first(where: { !allowed.contains($0) }) {
-        throw PersistenceError.invalidKey(
-            key, reason: "'\(bad)' is not allowed; use letters, digits, '-', '_' and '.'")
-    }
-}

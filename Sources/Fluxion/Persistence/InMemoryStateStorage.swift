@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Instances are reference types: keep one and pass it to a second dispatcher
 /// to test restoring what the first one saved.
-public final class InMemoryStateStorage: StateStorage, @unchecked Sendable {  // `archives` guarded by `lock`
+public final class InMemoryStateStorage: StateStorage, @unchecked Sendable {  // `storedArchives` guarded by `lock`
     private let lock = Lock()
     private var storedArchives: [String: Data]
 

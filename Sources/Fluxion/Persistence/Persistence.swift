@@ -27,7 +27,8 @@ public struct Persistence<State: Codable & Sendable>: Sendable {
     /// How long the state must stay unchanged before it is saved; 2 seconds by default.
     ///
     /// A burst of changes produces one save, `debounce` after the last
-    /// change. Zero saves after each change, still off the dispatching thread.
+    /// change. Zero saves after each change, still off the dispatching thread;
+    /// at most a day.
     public var debounce: Duration
 
     /// The schema version of `State` that this code writes and reads; 1 by default.
@@ -91,9 +92,33 @@ public struct Persistence<State: Codable & Sendable>: Sendable {
             throw PersistenceError.invalidConfiguration(
                 key: key, reason: "the debounce interval \(debounce) is negative")
         }
+        if debounce > .seconds(86_400) {
+            throw PersistenceError.invalidConfiguration(
+                key: key, reason: "the debounce interval \(debounce) is longer than a day")
+        }
         if version < 1 {
             throw PersistenceError.invalidConfiguration(
                 key: key, reason: "the schema version \(version) is below 1")
         }
+    }
+}
+
+/// Checks that `key` can name an archive in every storage: a file name, a defaults key.
+///
+/// - Throws: ``PersistenceError/invalidKey(_:reason:)``.
+func validateArchiveKey(_ key: String) throws {
+    let allowed: Set<Character> = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+    if key.isEmpty {
+        throw PersistenceError.invalidKey(key, reason: "a key must not be empty")
+    }
+    if key.utf8.count > 128 {
+        throw PersistenceError.invalidKey(key, reason: "a key must be at most 128 characters long")
+    }
+    if key.hasPrefix(".") {
+        throw PersistenceError.invalidKey(key, reason: "a key must not start with '.'")
+    }
+    if let bad = key.first(where: { !allowed.contains($0) }) {
+        throw PersistenceError.invalidKey(
+            key, reason: "'\(bad)' is not allowed; use letters, digits, '-', '_' and '.'")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Delivers persistence errors to ``Dispatcher/onPersistenceError``, or to standard error when it is not set.
-final class PersistenceErrorReporter: @unchecked Sendable {  // `handler` guarded by `lock`
+final class PersistenceErrorReporter: @unchecked Sendable {  // `storedHandler` guarded by `lock`
     private let lock = Lock()
     private var storedHandler: (@Sendable (PersistenceError) -> Void)?
 
