@@ -293,6 +293,7 @@ private struct NotesStateV1: Codable {
         #expect(reason.localizedCaseInsensitiveContains(reasonMentions))
         let asidePath = try #require(setAsideAs)
         #expect(asidePath.hasPrefix(directory.appendingPathComponent("notes.json.corrupt-").path))
+        #expect(asidePath.wholeMatch(of: /.*\/notes\.json\.corrupt-\d{8}T\d{6}\.\d{3}Z/) != nil)
         #expect(FileManager.default.contents(atPath: asidePath) == Data(contents.utf8))
         #expect(try files.load(key: "notes") == nil)
 
