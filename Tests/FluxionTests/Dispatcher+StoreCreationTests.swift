@@ -51,6 +51,17 @@ final class LazyDependentStore: Store<Tally>, @unchecked Sendable {  // locked b
     }
 }
 
+/// A store type with a subclass, for registering a subclass through the superclass's metatype.
+class LazyBaseStore: Store<Tally>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    required init() { super.init(initialState: Tally()) }
+
+    override class var handlers: HandlerTable<Tally> {
+        HandlerTable().on(.lazyPing) { state, action in state.add(action.payload) }
+    }
+}
+
+final class LazySubStore: LazyBaseStore, @unchecked Sendable {}  // locked by Store
+
 @Suite struct DispatcherStoreCreationTests {
     @Test func registeringDoesNotCreateTheStore() throws {
         let creations = LockedBox(0)
@@ -172,5 +183,51 @@ final class LazyDependentStore: Store<Tally>, @unchecked Sendable {  // locked b
 
         #expect(try dispatcher.store(LazyDependentStore.self).ping === dispatcher.store(LazyPingStore.self))
         #expect(try dispatcher.store(LazyDependentStore.self).state.total == 1)
+    }
+
+    @Test func aSubclassPassedAsItsSuperclassMetatypeIsRefused() throws {
+        let dispatcher = Dispatcher()
+        let type: LazyBaseStore.Type = LazySubStore.self
+
+        #expect(throws: FluxionError.storeTypeUpcast("LazySubStore", as: "LazyBaseStore")) {
+            try dispatcher.register(type)
+        }
+        #expect(throws: FluxionError.storeTypeUpcast("LazySubStore", as: "LazyBaseStore")) {
+            try dispatcher.register(type) { LazyBaseStore() }
+        }
+        #expect(!dispatcher.isRegistered(LazySubStore.self))
+        #expect(!dispatcher.isRegistered(LazyBaseStore.self))
+    }
+
+    @Test func aStoreTypeIsLookedUpByItsStaticType() throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(LazySubStore.self)
+        let type: LazyBaseStore.Type = LazySubStore.self
+
+        #expect(throws: FluxionError.storeNotRegistered("LazyBaseStore")) { try dispatcher.store(type) }
+        #expect(!dispatcher.isRegistered(type))
+        #expect(!dispatcher.unregister(type))
+        #expect(dispatcher.isRegistered(LazySubStore.self))
+    }
+
+    @Test func aFactoryReturningAStoreAnotherDispatcherOwnsIsRefused() throws {
+        let shared = LazyPingStore()
+        let first = Dispatcher()
+        let second = Dispatcher()
+        try first.register(LazyPingStore.self) { shared }
+        try second.register(LazyPingStore.self) { shared }
+        _ = try first.store(LazyPingStore.self)
+
+        #expect(throws: FluxionError.storeAlreadyOwned("LazyPingStore")) {
+            try second.store(LazyPingStore.self)
+        }
+        #expect(throws: FluxionError.storeAlreadyOwned("LazyPingStore")) {
+            try second.dispatch(.lazyPing, payload: 1)
+        }
+        try first.dispatch(.lazyPing, payload: 2)
+
+        #expect(shared.dispatcher === first)
+        #expect(shared.state.payloads == [2])
+        #expect(!second.isDispatching)
     }
 }

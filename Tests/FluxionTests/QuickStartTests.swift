@@ -1,7 +1,8 @@
 import Fluxion
+import Foundation
 import Testing
 
-// The README's Quick Start, verbatim between the markers.
+// The README's Quick Start, verbatim between the markers (a test below checks the README holds it).
 // quick-start-begin
 struct Counter: Sendable {
     var count = 0
@@ -11,7 +12,7 @@ extension ActionName where Payload == Int {
     static var increment: Self { "increment" }
 }
 
-final class CounterStore: Store<Counter>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+final class CounterStore: Store<Counter>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     init() { super.init(initialState: Counter()) }
 
     override class var handlers: HandlerTable<Counter> {
@@ -40,5 +41,16 @@ func quickStart() throws -> Int {
 @Suite struct QuickStartTests {
     @Test func quickStartCountsToTwo() throws {
         #expect(try quickStart() == 2)
+    }
+
+    @Test func theReadmeShowsThisCodeVerbatim() throws {
+        let testFile = URL(fileURLWithPath: #filePath)
+        let readme = testFile.deletingLastPathComponent().appendingPathComponent("../../README.md")
+        let source = try String(contentsOf: testFile, encoding: .utf8)
+        let quickStart = try #require(
+            source.components(separatedBy: "// quick-start-begin\n").last?
+                .components(separatedBy: "// quick-start-end").first)
+
+        #expect(try String(contentsOf: readme, encoding: .utf8).contains(quickStart))
     }
 }

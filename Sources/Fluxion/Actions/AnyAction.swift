@@ -5,6 +5,12 @@
 /// replaying a log). A payload whose type does not match a handler's is
 /// rejected with ``FluxionError/payloadTypeMismatch(action:expected:actual:)``
 /// before any store is touched.
+///
+/// An untyped payload matches a handler when it casts to the handler's
+/// payload type, as `as?` would: an instance of a subclass reaches a handler
+/// of its superclass, and a value reaches a handler of its `Optional`. A typed
+/// ``Dispatcher/dispatch(_:payload:error:)`` needs no cast: its ``ActionName``
+/// fixes the very type, so it matches only handlers declared with that type.
 public struct AnyAction: Sendable, CustomStringConvertible {
     /// The action's name.
     public let name: String

@@ -32,6 +32,14 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     @exclusivity(unchecked) private var turnHolder: ThreadID?
     /// Actions dispatched by the turn holder while it runs one; FIFO.
     @exclusivity(unchecked) private var queue = ActionQueue()
+    /// The threads running a store factory now; usually none.
+    @exclusivity(unchecked) private var creators: [ThreadID] = []
+    /// Whether the turn holder is waiting, inside a handler, for another thread to create a store.
+    ///
+    /// A factory running meanwhile may dispatch: its actions then queue behind
+    /// the turn holder's, as if dispatched from its handler, instead of waiting
+    /// for a turn that cannot end before the factory does.
+    @exclusivity(unchecked) private var turnHolderAwaitsCreation = false
     /// The action running now; only the turn holder touches it.
     private let context = DispatchContext()
     @exclusivity(unchecked) private var deadLetterHandler: (@Sendable (AnyAction) -> Void)?
@@ -63,9 +71,14 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// first ``store(_:)`` or the first dispatch of an action the store
     /// handles); other threads that need it meanwhile wait for it.
     ///
-    /// - Throws: ``FluxionError/storeAlreadyRegistered(_:)`` if the type is registered already.
+    /// - Throws: ``FluxionError/storeAlreadyRegistered(_:)`` if the type is
+    ///   registered already; ``FluxionError/storeTypeUpcast(_:as:)`` if `type`
+    ///   is a subclass's metatype passed as its superclass's (the dispatcher
+    ///   creates and routes to the static type `S`, so it would register the
+    ///   wrong store).
     public func register<State, S: Store<State>>(_ type: S.Type, factory: @escaping @Sendable () -> S) throws {
-        let registration = Registration(type, factory: factory)
+        guard type == S.self else { throw FluxionError.storeTypeUpcast(typeName(type), as: typeName(S.self)) }
+        let registration = Registration(S.self, factory: factory)
         try lock.withLock {
             guard registrations[registration.id] == nil else {
                 throw FluxionError.storeAlreadyRegistered(registration.name)
@@ -91,7 +104,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// - Returns: Whether the type was registered.
     @discardableResult
     public func unregister<State, S: Store<State>>(_ type: S.Type) -> Bool {
-        let id = ObjectIdentifier(type)
+        let id = ObjectIdentifier(S.self)
         let removed = lock.withLock { () -> Registration? in
             guard let registration = registrations.removeValue(forKey: id) else { return nil }
             let names = registration.fallback == nil ? Array(registration.handlers.keys) : Array(routesByName.keys)
@@ -108,7 +121,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
 
     /// Whether a store type is registered.
     public func isRegistered<State, S: Store<State>>(_ type: S.Type) -> Bool {
-        lock.withLock { registrations[ObjectIdentifier(type)] != nil }
+        lock.withLock { registrations[ObjectIdentifier(S.self)] != nil }
     }
 
     /// The store of a registered type, created now if this is its first need.
@@ -116,11 +129,12 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// - Throws: ``FluxionError/storeNotRegistered(_:)`` for a type that is not
     ///   registered; ``FluxionError/recursiveStoreCreation(_:)`` when called
     ///   on the thread that is creating this store (from its initializer or
-    ///   factory).
+    ///   factory); ``FluxionError/storeAlreadyOwned(_:)`` when the factory
+    ///   returned a store that a dispatcher owns already.
     public func store<State, S: Store<State>>(_ type: S.Type) throws -> S {
         let registration = try lock.withLock {
-            guard let registration = registrations[ObjectIdentifier(type)] else {
-                throw FluxionError.storeNotRegistered(typeName(type))
+            guard let registration = registrations[ObjectIdentifier(S.self)] else {
+                throw FluxionError.storeNotRegistered(typeName(S.self))
             }
             return registration
         }
@@ -130,44 +144,69 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
 
     /// The store of `registration`, created now if this is its first need.
     ///
+    /// A thread that needs a store another thread is creating waits for it.
+    /// If it holds the dispatch turn, the creating thread's factory may be
+    /// waiting to dispatch; so that neither waits forever, the turn holder
+    /// either gives the turn up meanwhile (between two actions), or lets the
+    /// factory's dispatches queue behind its own (inside a handler).
+    ///
     /// - Parameter yieldingTurn: Whether the caller holds the dispatch turn
     ///   between two actions and may give it up while another thread creates
-    ///   the store: that thread's factory may itself be waiting to dispatch.
+    ///   the store.
     private func instance(of registration: Registration, yieldingTurn: Bool = false) throws -> any StoreRuntime {
         let thread = ThreadID.current
         lock.lock()
-        var yielded = false
+        /// The turn holder's queued actions, kept aside while it has given up the turn.
+        var yieldedQueue: ActionQueue?
         defer {
-            if yielded {
+            if let yieldedQueue {
                 while turnHolder != nil { lock.wait() }
                 turnHolder = thread
+                queue = yieldedQueue  // NB: whoever held the turn meanwhile emptied `queue`
             }
+            if turnHolder == thread { turnHolderAwaitsCreation = false }
             lock.unlock()
         }
         while true {
             if let store = registration.instance { return store }
             guard let creator = registration.creator else {
                 registration.creator = thread
+                creators.append(thread)
                 lock.unlock()
-                // NB: the factory is user code: it runs with no lock held.
-                let store = registration.make()
-                store.attach(to: self)
+                let store = makeAttachedStore(of: registration)
                 lock.lock()
-                registration.instance = store
                 registration.creator = nil
+                if let index = creators.lastIndex(of: thread) { creators.remove(at: index) }
                 lock.broadcast()
+                guard let store else { throw FluxionError.storeAlreadyOwned(registration.name) }
+                registration.instance = store
                 return store
             }
             if creator == thread {
                 throw FluxionError.recursiveStoreCreation(registration.name)
             }
-            if yieldingTurn, !yielded, turnHolder == thread {
-                turnHolder = nil
-                yielded = true
-                lock.broadcast()
+            if turnHolder == thread {
+                if yieldingTurn {
+                    if yieldedQueue == nil {
+                        yieldedQueue = queue
+                        queue = ActionQueue()
+                        turnHolder = nil
+                        lock.broadcast()
+                    }
+                } else if !turnHolderAwaitsCreation {
+                    turnHolderAwaitsCreation = true
+                    lock.broadcast()
+                }
             }
             lock.wait()
         }
+    }
+
+    /// Runs the factory of `registration`, with no lock held (it is user code),
+    /// and attaches the new store; `nil` when a dispatcher owns that store already.
+    private func makeAttachedStore(of registration: Registration) -> (any StoreRuntime)? {
+        let store = registration.make()
+        return store.attach(to: self) ? store : nil
     }
 
     // MARK: Dispatching
@@ -249,12 +288,12 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     ) throws {
         let thread = ThreadID.current
         lock.lock()
-        if turnHolder == thread {
+        while turnHolder != nil, turnHolder != thread, !mayQueueBehindTurnHolder(thread) { lock.wait() }
+        if turnHolder != nil {
             queue.append(queued())
             lock.unlock()
             return
         }
-        while turnHolder != nil { lock.wait() }
         turnHolder = thread
         let routes = routesByName[name] ?? fallbackRoutes
         let storesExist = routes.allSatisfy { $0.registration.instance != nil }
@@ -275,16 +314,24 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     func withTurn(_ body: () -> Void) {
         let thread = ThreadID.current
         lock.lock()
-        if turnHolder == thread {
+        while turnHolder != nil, turnHolder != thread, !mayQueueBehindTurnHolder(thread) { lock.wait() }
+        if turnHolder != nil {
+            // NB: this thread holds the turn, or the holder is blocked until this thread's factory returns.
             lock.unlock()
             body()
             return
         }
-        while turnHolder != nil { lock.wait() }
         turnHolder = thread
         lock.unlock()
         body()
         runQueuedActionsAndEndTurn()
+    }
+
+    /// Whether `thread` runs a store factory while the turn holder waits for a store; call under `lock`.
+    ///
+    /// Its dispatches then queue behind the turn holder's, like a handler's.
+    private func mayQueueBehindTurnHolder(_ thread: ThreadID) -> Bool {
+        turnHolderAwaitsCreation && creators.contains(thread)
     }
 
     /// Runs the queued actions in order, then gives up the dispatch turn.
@@ -426,9 +473,9 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         let thread = ThreadID.current
         let holdsTurn = lock.withLock { turnHolder == thread }
         guard holdsTurn, context.isRunningHandler else {
-            throw FluxionError.waitForOutsideDispatch(typeName(type))
+            throw FluxionError.waitForOutsideDispatch(typeName(S.self))
         }
-        let id = ObjectIdentifier(type)
+        let id = ObjectIdentifier(S.self)
         let waited = try context.waitFor(id) { route in
             // NB: a pending route means several routes, so the context holds the action;
             // `createStores` made every store before the first handler ran.
@@ -444,11 +491,15 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             return run(payload)
         }
         if let store = waited { return store }
-        guard isRegistered(type) else { throw FluxionError.storeNotRegistered(typeName(type)) }
+        guard isRegistered(type) else { throw FluxionError.storeNotRegistered(typeName(S.self)) }
         return nil
     }
 
     /// Whether an action is running through this dispatcher now, on any thread.
+    ///
+    /// While a dispatch waits for another thread to create a store it needs,
+    /// before its first handler runs, it gives up its turn: this may then be
+    /// `false`, or `true` for another thread's dispatch.
     public var isDispatching: Bool {
         lock.withLock { turnHolder != nil }
     }
@@ -461,7 +512,11 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// and this hook, if set, hears of it.
     public var onDeadLetter: (@Sendable (AnyAction) -> Void)? {
         get { lock.withLock { deadLetterHandler } }
-        set { lock.withLock { deadLetterHandler = newValue } }
+        set {
+            var handler = newValue
+            lock.withLock { swap(&handler, &deadLetterHandler) }
+            // NB: the replaced closure is released here, outside the lock: it may hold objects with a deinit.
+        }
     }
 
     /// Called with each queued action whose handler threw, and the error; `nil` by default.
@@ -471,6 +526,10 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// reach the stores' observers (``StoreChange/error``) and this hook.
     public var onQueuedError: (@Sendable (AnyAction, any Error) -> Void)? {
         get { lock.withLock { queuedErrorHandler } }
-        set { lock.withLock { queuedErrorHandler = newValue } }
+        set {
+            var handler = newValue
+            lock.withLock { swap(&handler, &queuedErrorHandler) }
+            // NB: the replaced closure is released here, outside the lock.
+        }
     }
 }

@@ -29,6 +29,15 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A store's initializer asked for the same store, so it can never be created.
     case recursiveStoreCreation(String)
 
+    /// A store type was passed as its superclass's metatype, for example a
+    /// `SubStore.self` held in a `BaseStore.Type`; the dispatcher creates and
+    /// routes to the static type, so it refuses to register the wrong one.
+    case storeTypeUpcast(String, as: String)
+
+    /// A store factory returned a store that a dispatcher owns already; each
+    /// registration needs a store of its own.
+    case storeAlreadyOwned(String)
+
     /// A human-readable message naming what was wrong.
     public var description: String {
         switch self {
@@ -46,6 +55,10 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
             "waitFor(\(store)) was called outside a handler of the current dispatch."
         case .recursiveStoreCreation(let store):
             "Store \(store) was asked for while it was being created."
+        case .storeTypeUpcast(let store, let staticType):
+            "Store type \(store) was passed as \(staticType).Type; pass \(store).self, whose type is known statically."
+        case .storeAlreadyOwned(let store):
+            "The factory of \(store) returned a store that a dispatcher owns already; it must create a new one."
         }
     }
 }

@@ -29,9 +29,15 @@ struct QueuedAction {
 }
 
 /// A first-in, first-out queue of actions.
+///
+/// Popping takes the action out of its slot, so the queue never holds on to
+/// an action it handed out: releasing an action may run user code (a payload's
+/// `deinit`), which must happen where its taker releases it, outside any lock.
 struct ActionQueue {
-    private var items: [QueuedAction] = []
+    private var items: [QueuedAction?] = []
     private var head = 0
+
+    var isEmpty: Bool { head == items.count }
 
     mutating func append(_ action: QueuedAction) {
         items.append(action)
@@ -39,13 +45,12 @@ struct ActionQueue {
 
     mutating func popFirst() -> QueuedAction? {
         guard head < items.count else { return nil }
-        defer {
-            head += 1
-            if head == items.count {
-                items.removeAll(keepingCapacity: true)
-                head = 0
-            }
+        let first = items[head].take()
+        head += 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)  // NB: only empty slots are left
+            head = 0
         }
-        return items[head]
+        return first
     }
 }

@@ -7,8 +7,12 @@ class AnyObserver {
     /// Where the observer sits in its store's list; guarded by the store's lock.
     final var slot = 0
 
-    /// Whether the observer is gone for good, so its slot can be reused; read under the store's lock.
-    var isGone: Bool { true }
+    /// Whether the observer is gone for good, so its slot can be reused; called under the store's lock.
+    ///
+    /// - Parameter owners: Where a weak-owner observer puts its owner when it
+    ///   is alive: the strong reference its check takes may be the owner's
+    ///   last, and the owner's `deinit` must not run under the lock.
+    func isGone(keepingOwnerIn owners: inout [AnyObject]) -> Bool { true }
 }
 
 /// An observer of a store whose state is `State`.
@@ -37,7 +41,11 @@ final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observe
         return true
     }
 
-    override var isGone: Bool { owner == nil }
+    override func isGone(keepingOwnerIn owners: inout [AnyObject]) -> Bool {
+        guard let owner else { return true }
+        owners.append(owner)
+        return false
+    }
 }
 
 /// An observer that lives until its token is cancelled or released.
@@ -67,15 +75,15 @@ final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unche
         return true
     }
 
-    override var isGone: Bool { isCancelled }
+    override func isGone(keepingOwnerIn owners: inout [AnyObject]) -> Bool { isCancelled }
 
     @usableFromInline
     func cancel() {
         store.lock.lock()
-        let replaced = isCancelled ? nil : store.vacate(slot)
+        let released = isCancelled ? nil : store.vacate(slot)
         isCancelled = true
         store.lock.unlock()
-        withExtendedLifetime(replaced) {}  // NB: released outside the lock: it may run user deinits
+        withExtendedLifetime(released) {}  // NB: released outside the lock: it may run user deinits
     }
 }
 

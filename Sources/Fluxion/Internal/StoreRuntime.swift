@@ -1,5 +1,5 @@
 /// What the dispatcher needs of a store beyond its handlers, with its state type erased.
 protocol StoreRuntime: AnyObject, Sendable {
-    /// Records the dispatcher that created the store.
-    func attach(to dispatcher: Dispatcher)
+    /// Records the dispatcher that created the store; `false` when a dispatcher owns it already.
+    func attach(to dispatcher: Dispatcher) -> Bool
 }

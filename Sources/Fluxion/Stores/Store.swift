@@ -32,9 +32,9 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<AnyObserver?> = []
     @exclusivity(unchecked) private final var vacantSlots = 0
     @exclusivity(unchecked) private final var compactionThreshold = 8
-    // NB: set once, by the dispatcher that creates the store, before it hands the store to
-    // anyone; read without the lock after that.
+    /// The dispatcher that created the store; set once, when it attaches the store.
     @exclusivity(unchecked) private final weak var owningDispatcher: Dispatcher?
+    @exclusivity(unchecked) private final var isAttached = false
     /// The change the last handler made, until it is delivered; owned by the dispatch turn.
     @usableFromInline @exclusivity(unchecked) final var pendingChange: PendingChange<State>?
 
@@ -59,7 +59,7 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
 
     /// The dispatcher that created this store, while it exists.
     public final var dispatcher: Dispatcher? {
-        owningDispatcher
+        lock.withLock { owningDispatcher }  // NB: the strong reference is released by the caller, unlocked
     }
 
     /// Runs another store's handler for the current action first, and returns that store.
@@ -153,25 +153,25 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
         let addAndSend = {
             self.add(observer)
             let state = self.state
-            _ = observer.notify(StoreChange(oldState: state, newState: state, action: .currentState), lock: self.lock)
+            _ = observer.notify(StoreChange(currentState: state), lock: self.lock)
         }
         if let dispatcher { dispatcher.withTurn(addAndSend) } else { addAndSend() }
     }
 
     @usableFromInline
-    final func add(_ observer: AnyObserver) {
-        let replaced = lock.withLock {
+    final func add(_ observer: Observer<State>) {
+        let released = lock.withLock {
             observer.slot = observers.count
             observers.append(observer)
             return observers.count >= compactionThreshold ? compactObservers() : nil
         }
-        withExtendedLifetime(replaced) {}  // NB: gone observers are released here, outside the lock
+        withExtendedLifetime(released) {}  // NB: gone observers are released here, outside the lock
     }
 
     /// Empties a cancelled observer's slot in O(1), compacting the list when half of it is empty; call under `lock`.
     ///
-    /// - Returns: The old list when it was compacted, for the caller to release after unlocking.
-    final func vacate(_ slot: Int) -> ContiguousArray<AnyObserver?>? {
+    /// - Returns: What compaction let go of, if it ran, for the caller to release after unlocking.
+    final func vacate(_ slot: Int) -> Compaction? {
         observers[slot] = nil
         vacantSlots += 1
         return vacantSlots > observers.count / 2 ? compactObservers() : nil
@@ -179,25 +179,32 @@ open class Store<State: Sendable>: @unchecked Sendable {  // mutable fields guar
 
     /// Drops vacant slots and gone observers; call under `lock`.
     ///
-    /// - Returns: The old list, for the caller to release once it has unlocked
-    ///   (releasing an observer may run user code).
-    private func compactObservers() -> ContiguousArray<AnyObserver?> {
+    /// - Returns: The old list and the owners checked alive on the way, for
+    ///   the caller to release once it has unlocked: releasing either may run
+    ///   user code (an observer's closure's captures, an owner's `deinit`).
+    private func compactObservers() -> Compaction {
         var kept = ContiguousArray<AnyObserver?>()
         kept.reserveCapacity(observers.count - vacantSlots)
-        for case let observer? in observers where !observer.isGone {
+        var owners: [AnyObject] = []
+        for case let observer? in observers where !observer.isGone(keepingOwnerIn: &owners) {
             observer.slot = kept.count
             kept.append(observer)
         }
         vacantSlots = 0
         compactionThreshold = max(8, kept.count * 2)
         swap(&kept, &observers)
-        return kept
+        return Compaction(observers: kept, owners: owners)
     }
 }
 
 extension Store: StoreRuntime {
-    func attach(to dispatcher: Dispatcher) {
-        owningDispatcher = dispatcher
+    func attach(to dispatcher: Dispatcher) -> Bool {
+        lock.withLock {
+            guard !isAttached else { return false }
+            isAttached = true
+            owningDispatcher = dispatcher
+            return true
+        }
     }
 
     /// Runs `mutate` on a copy of the state and commits the copy if it returns.
@@ -251,9 +258,16 @@ extension Store: StoreRuntime {
 
     @usableFromInline
     final func dropGoneObservers() {
-        let replaced = lock.withLock { compactObservers() }
-        withExtendedLifetime(replaced) {}  // NB: released outside the lock
+        let released = lock.withLock { compactObservers() }
+        withExtendedLifetime(released) {}  // NB: released outside the lock
     }
+}
+
+/// What compacting a store's observer list let go of, to release once the store is unlocked.
+struct Compaction {
+    let observers: ContiguousArray<AnyObserver?>
+    /// The owners loaded to check that they live; the last reference to one may be here.
+    let owners: [AnyObject]
 }
 
 /// A change a handler made, waiting for the end of the dispatch to be delivered.

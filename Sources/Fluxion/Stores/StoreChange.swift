@@ -19,9 +19,7 @@ public struct StoreChange<State: Sendable>: Sendable {
 
     /// Whether this is the first call of an observer that asked for the current state,
     /// rather than a change: ``oldState`` and ``newState`` are then both the current state.
-    public var isCurrentState: Bool {
-        action.name == AnyAction.currentState.name
-    }
+    public let isCurrentState: Bool
 
     /// Creates a change.
     public init(oldState: State, newState: State, action: AnyAction, error: (any Error)? = nil) {
@@ -29,5 +27,16 @@ public struct StoreChange<State: Sendable>: Sendable {
         self.newState = newState
         self.action = action
         self.error = error
+        self.isCurrentState = false
+    }
+
+    /// The first call of an observer that asked for the current state.
+    @usableFromInline
+    init(currentState: State) {
+        self.oldState = currentState
+        self.newState = currentState
+        self.action = .currentState
+        self.error = nil
+        self.isCurrentState = true
     }
 }

@@ -83,3 +83,27 @@ final class ObserverOwner: Sendable {
 final class Canary: Sendable {
     init() {}
 }
+
+/// Runs `body` on a new thread and waits for it at most `seconds`; `false` if it did not finish.
+///
+/// For tests of "never a deadlock": a regression fails the test instead of hanging the suite.
+func finishesInTime(seconds: Int = 10, _ body: @escaping @Sendable () -> Void) -> Bool {
+    let finished = DispatchGroup()
+    finished.enter()
+    Thread {
+        body()
+        finished.leave()
+    }.start()
+    return finished.wait(timeout: .now() + .seconds(seconds)) == .success
+}
+
+/// Calls a closure when it deallocates.
+final class DeinitProbe: Sendable {
+    private let onDeinit: @Sendable () -> Void
+
+    init(onDeinit: @escaping @Sendable () -> Void) {
+        self.onDeinit = onDeinit
+    }
+
+    deinit { onDeinit() }
+}
