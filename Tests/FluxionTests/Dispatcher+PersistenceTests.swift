@@ -266,6 +266,23 @@ private struct NotesStateV1: Codable {
         #expect(try dispatcher.store(NotesStore.self).state.notes == ["kept"])
     }
 
+    @Test func aStoreAnotherDispatcherOwnsIsNeitherRestoredNorSaved() throws {
+        try storage.save(archive(NotesState(notes: ["archived"], revision: 1)), key: "notes")
+        let shared = NotesStore()
+        let owner = Dispatcher()
+        try owner.register(NotesStore.self) { shared }
+        try owner.dispatch(.addNote, payload: "live")
+        let second = Dispatcher()
+        try second.register(NotesStore.self, persistence: persistence()) { shared }
+
+        #expect(throws: FluxionError.storeAlreadyOwned("NotesStore")) { try second.store(NotesStore.self) }
+
+        try owner.dispatch(.addNote, payload: "still live")
+        second.flush()
+        #expect(shared.state.notes == ["live", "still live"])
+        #expect(storage.saves.count == 1)  // the archive this test wrote, and nothing since
+    }
+
     // MARK: Bad archives
 
     @Test(arguments: [

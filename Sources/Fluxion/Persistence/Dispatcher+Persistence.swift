@@ -43,10 +43,8 @@ extension Dispatcher {
     ) throws {
         try persistence.validate()
         let center = persistenceCenter
-        try register(type) {
-            let store = factory()
+        try register(type, factory: factory) { store in
             center.attach(persistence, to: store)
-            return store
         }
     }
 
