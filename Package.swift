@@ -18,7 +18,9 @@ let package = Package(
         ),
         .executableTarget(name: "FluxionBenchmarks", dependencies: ["Fluxion", "CHeapUsage"]),
         .target(name: "CHeapUsage"),
-        .testTarget(name: "FluxionTests", dependencies: ["Fluxion"]),
+        // Killed mid-write by the crash-safety test; a dependency of the tests so that it is built with them.
+        .executableTarget(name: "FluxionCrashWriter", dependencies: ["Fluxion"]),
+        .testTarget(name: "FluxionTests", dependencies: ["Fluxion", "FluxionCrashWriter"]),
     ],
     swiftLanguageModes: [.v6]
 )

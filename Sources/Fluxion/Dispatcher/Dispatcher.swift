@@ -50,6 +50,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     private let context = DispatchContext()
     @exclusivity(unchecked) private var deadLetterHandler: (@Sendable (AnyAction) -> Void)?
     @exclusivity(unchecked) private var queuedErrorHandler: (@Sendable (AnyAction, any Error) -> Void)?
+    /// The archivers of the persistent stores, and the persistence error hook.
+    let persistenceCenter = PersistenceCenter()
 
     /// Creates an independent dispatcher with no stores.
     public init() {}
@@ -81,8 +83,17 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     ///   creates and routes to the static type `S`, so it would register the
     ///   wrong store).
     public func register<State, S: Store<State>>(_ type: S.Type, factory: @escaping @Sendable () -> S) throws {
+        try register(type, factory: factory, prepare: nil)
+    }
+
+    /// Registers a store type; `prepare` runs on the new store before it is published.
+    func register<State, S: Store<State>>(
+        _ type: S.Type,
+        factory: @escaping @Sendable () -> S,
+        prepare: (@Sendable (S) -> Void)?
+    ) throws {
         guard type == S.self else { throw FluxionError.storeTypeUpcast(typeName(type), as: typeName(S.self)) }
-        let registration = Registration(S.self, factory: factory)
+        let registration = Registration(S.self, factory: factory, prepare: prepare)
         try lock.withLock {
             guard registrations[registration.id] == nil else {
                 throw FluxionError.storeAlreadyRegistered(registration.name)
@@ -231,10 +242,13 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     }
 
     /// Runs the factory of `registration`, with no lock held (it is user code),
-    /// and attaches the new store; `nil` when a dispatcher owns that store already.
+    /// attaches the new store and prepares it (persistence restores its archive
+    /// there); `nil` when a dispatcher owns that store already.
     private func makeAttachedStore(of registration: Registration) -> (any StoreRuntime)? {
         let store = registration.make()
-        return store.attach(to: self) ? store : nil
+        guard store.attach(to: self) else { return nil }
+        registration.prepare?(store)
+        return store
     }
 
     // MARK: Dispatching

@@ -5,6 +5,8 @@ final class Registration: @unchecked Sendable {  // `instance`, `creator`, `orde
     let handlers: [String: Handler]
     let fallback: Handler?
     let make: @Sendable () -> any StoreRuntime
+    /// Runs on the new store once it is attached, before it is published; persistence restores here.
+    let prepare: (@Sendable (any StoreRuntime) -> Void)?
 
     /// The store, once created.
     ///
@@ -16,13 +18,23 @@ final class Registration: @unchecked Sendable {  // `instance`, `creator`, `orde
     /// The registration's place in registration order; set once, when registered.
     @exclusivity(unchecked) var order = 0
 
-    init<State, S: Store<State>>(_ type: S.Type, factory: @escaping @Sendable () -> S) {
+    init<State, S: Store<State>>(
+        _ type: S.Type,
+        factory: @escaping @Sendable () -> S,
+        prepare: (@Sendable (S) -> Void)? = nil
+    ) {
         let table = S.handlers
         id = ObjectIdentifier(type)
         name = typeName(type)
         handlers = table.handlers
         fallback = table.fallback
         make = factory
+        // NB: the factory returns `S`, so the store handed to `prepare` is an `S`.
+        if let prepare {
+            self.prepare = { store in prepare(unsafeDowncast(store, to: S.self)) }
+        } else {
+            self.prepare = nil
+        }
     }
 
     /// The route that handles `actionName` for this store, if any.

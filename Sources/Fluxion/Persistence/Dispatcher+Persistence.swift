@@ -1,0 +1,86 @@
+import Dispatch
+
+extension Dispatcher {
+    /// Registers a store type whose state is archived, created with `init()` on first need.
+    ///
+    /// ```swift
+    /// try dispatcher.register(TodoStore.self, persistence: Persistence(storage: storage, key: "todos"))
+    /// ```
+    ///
+    /// When the dispatcher creates the store, it restores the archive before
+    /// any handler runs or any observer is added: observers never see the
+    /// initial state of a restored store. From then on, the store's state is
+    /// saved once it has been unchanged for the configuration's
+    /// ``Persistence/debounce``. See <doc:PersistingState>.
+    ///
+    /// - Throws: ``PersistenceError/invalidKey(_:reason:)`` or
+    ///   ``PersistenceError/invalidConfiguration(key:reason:)`` for a
+    ///   configuration that cannot work; ``FluxionError/storeAlreadyRegistered(_:)``
+    ///   if the type is registered already.
+    public func register<State, S: Store<State> & DefaultInitializable>(
+        _ type: S.Type,
+        persistence: Persistence<State>
+    ) throws {
+        try register(type, persistence: persistence) { S() }
+    }
+
+    /// Registers a store type whose state is archived, created with `factory` on first need.
+    ///
+    /// ```swift
+    /// try dispatcher.register(TodoStore.self, persistence: Persistence(storage: storage, key: "todos")) {
+    ///     TodoStore(api: api)
+    /// }
+    /// ```
+    ///
+    /// The archive is restored right after `factory` returns, before the
+    /// store is published; see ``register(_:persistence:)``.
+    ///
+    /// - Throws: The errors of ``register(_:persistence:)``.
+    public func register<State, S: Store<State>>(
+        _ type: S.Type,
+        persistence: Persistence<State>,
+        factory: @escaping @Sendable () -> S
+    ) throws {
+        try persistence.validate()
+        let center = persistenceCenter
+        try register(type, factory: factory) { store in
+            center.attach(persistence, to: store)
+        }
+    }
+
+    /// Called with each persistence error: a bad archive at restore, a failed save; `nil` by default.
+    ///
+    /// Restoring and saving happen away from your call sites, so their errors
+    /// are reported here rather than thrown. Without a hook, each is written
+    /// to standard error. Set it before the first store is created, to hear
+    /// of restore errors too. It is called on the thread that restored or
+    /// saved: the thread creating the store, the scheduler's, or one calling
+    /// ``flush()-63ols``.
+    public var onPersistenceError: (@Sendable (PersistenceError) -> Void)? {
+        get { persistenceCenter.reporter.handler }
+        set { persistenceCenter.reporter.handler = newValue }
+    }
+
+    /// Writes every persistent store's pending state now, and returns once it is written.
+    ///
+    /// Call it when the app goes to the background or quits. A write under
+    /// way is waited for, then the newer state, if any, is written. Save
+    /// errors go to ``onPersistenceError``.
+    public func flush() {
+        persistenceCenter.flush()
+    }
+
+    /// Writes every persistent store's pending state now, without blocking a concurrency thread.
+    ///
+    /// ```swift
+    /// await dispatcher.flush()
+    /// ```
+    public func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global(qos: .userInitiated).async {
+                self.flush()
+                continuation.resume()
+            }
+        }
+    }
+}

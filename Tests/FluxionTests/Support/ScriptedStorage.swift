@@ -1,0 +1,56 @@
+import Fluxion
+import Foundation
+
+/// A custom storage over memory that records its saves and can fail or hold them on demand.
+final class ScriptedStorage: StateStorage, @unchecked Sendable {  // vars guarded by lock
+    private let base = InMemoryStateStorage()
+    private let lock = NSLock()
+    private var savedData: [Data] = []
+    private var failure: TestError?
+    private var hold: (entered: ArrivalCounter, release: Gate)?
+
+    init() {}
+
+    /// The data of every save attempt, failed ones included, in order.
+    var saves: [Data] {
+        lock.withLock { savedData }
+    }
+
+    /// The archives held now.
+    var archives: [String: Data] {
+        base.archives
+    }
+
+    /// Makes every later save throw `error`, or succeed again with `nil`.
+    func failSaves(with error: TestError?) {
+        lock.withLock { failure = error }
+    }
+
+    /// Makes the next save arrive at `entered`, then wait for `release` to open.
+    func holdNextSave(entered: ArrivalCounter, release: Gate) {
+        lock.withLock { hold = (entered, release) }
+    }
+
+    func load(key: String) throws -> Data? {
+        base.load(key: key)
+    }
+
+    func save(_ data: Data, key: String) throws {
+        lock.lock()
+        savedData.append(data)
+        let hold = self.hold
+        let failure = self.failure
+        self.hold = nil
+        lock.unlock()
+        if let hold {
+            hold.entered.arrive()
+            hold.release.wait()
+        }
+        if let failure { throw failure }
+        base.save(data, key: key)
+    }
+
+    func setAside(key: String, suffix: String) throws -> String {
+        base.setAside(key: key, suffix: suffix)
+    }
+}
