@@ -43,6 +43,11 @@ public struct AnyAction: Sendable, CustomStringConvertible {
     /// See ``Store/observe(owner:on:sendingCurrentState:_:)``; ``StoreChange/isCurrentState`` tells it apart.
     public static let currentState = AnyAction(name: "Fluxion.currentState")
 
+    /// The name of the action of the one change a store's observers hear for a batch.
+    ///
+    /// Its payload is the batch's actions, an `[AnyAction]`, in order; see ``Dispatcher/batch(_:)``.
+    public static let batchName = "Fluxion.batch"
+
     /// The payload as the given type, or `nil` when it has another type.
     ///
     /// ```swift

@@ -48,6 +48,16 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     @exclusivity(unchecked) private var forwardsChanges = false
     /// The action running now; only the turn holder touches it.
     private let context = DispatchContext()
+    /// How many suspensions are held; actions dispatched meanwhile wait in `suspendedActions`.
+    @exclusivity(unchecked) private var suspensionCount = 0
+    /// Actions dispatched while suspended, from any thread, in order.
+    @exclusivity(unchecked) private var suspendedActions = ActionQueue()
+    /// Callers of `waitUntilDrained()` waiting for no action to be running or suspended.
+    @exclusivity(unchecked) private var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The middleware chain, outermost first.
+    @exclusivity(unchecked) private var middleware: [(id: MiddlewareID, value: any Middleware)] = []
+    @exclusivity(unchecked) private var nextMiddlewareID = 0
+    @exclusivity(unchecked) private var deadLetters = 0
     @exclusivity(unchecked) private var deadLetterHandler: (@Sendable (AnyAction) -> Void)?
     @exclusivity(unchecked) private var queuedErrorHandler: (@Sendable (AnyAction, any Error) -> Void)?
     /// The archivers of the persistent stores, and the persistence error hook.
@@ -300,18 +310,27 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// Runs a typed action now if no dispatch is running on this thread, or queues it if one is.
     ///
     /// The action travels as its parts, so that no generic type is built on the way.
-    private func send<Payload: Sendable>(_ name: String, payload: Payload, error: (any Error)?) throws {
-        try send(name) {
+    func send<Payload: Sendable>(
+        _ name: String,
+        payload: Payload,
+        error: (any Error)?,
+        exclusively: Bool = false
+    ) throws {
+        try send(name, exclusively: exclusively) {
             QueuedAction(name: name, payload: payload, error: error)
+        } erased: {
+            AnyAction(name: name, payload: payload, error: error)
         } perform: { routes, storesExist in
             try perform(name, payload: payload, error: error, through: routes, storesExist: storesExist)
         }
     }
 
     /// Runs an untyped action now if no dispatch is running on this thread, or queues it if one is.
-    private func send(_ action: AnyAction) throws {
-        try send(action.name) {
+    func send(_ action: AnyAction, exclusively: Bool = false) throws {
+        try send(action.name, exclusively: exclusively) {
             QueuedAction(action)
+        } erased: {
+            action
         } perform: { routes, storesExist in
             try perform(action, through: routes, storesExist: storesExist)
         }
@@ -319,36 +338,95 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
 
     /// Takes the dispatch turn, runs the action, then the actions queued meanwhile.
     ///
+    /// An action dispatched by the turn holder is queued behind its action; one
+    /// dispatched while the dispatcher is suspended waits for the release.
+    ///
     /// - Parameters:
-    ///   - queued: Makes the queued form of the action, when this thread is dispatching already.
+    ///   - exclusively: Whether the action runs even while the dispatcher is suspended.
+    ///   - queued: Makes the queued form of the action.
+    ///   - erased: The action with its payload type erased, for the middleware.
     ///   - perform: Runs the action through the routes of its name, and whether
     ///     their stores exist; called with the turn held.
     private func send(
         _ name: String,
+        exclusively: Bool,
         queued: () -> QueuedAction,
+        erased: () -> AnyAction,
         perform: ([Route], Bool) throws -> Void
     ) throws {
         let thread = ThreadID.current
         lock.lock()
-        while turnHolder != nil, turnHolder != thread, !mayQueueBehindTurnHolder(thread) { lock.wait() }
-        if turnHolder != nil {
-            queue.append(queued())
-            lock.unlock()
-            return
+        while true {
+            if turnHolder == thread || (turnHolder != nil && mayQueueBehindTurnHolder(thread)) {
+                queue.append(queued())
+                lock.unlock()
+                return
+            }
+            if suspensionCount > 0, !exclusively {
+                suspendedActions.append(queued())
+                lock.unlock()
+                return
+            }
+            if turnHolder == nil { break }
+            lock.wait()
         }
         turnHolder = thread
         let routes = routesByName[name] ?? fallbackRoutes
         let storesExist = routes.allSatisfy { $0.registration.instance != nil }
+        let middleware = self.middleware
         lock.unlock()
 
         var failure: (any Error)?
         do {
-            try perform(routes, storesExist)
+            if middleware.isEmpty {
+                try perform(routes, storesExist)
+            } else {
+                _ = try run(erased(), through: middleware[...])
+            }
         } catch {
             failure = error
         }
         runQueuedActionsAndEndTurn()
         if let failure { throw failure }
+    }
+
+    /// Runs an action the turn holder took from a queue, or a batch's: through
+    /// the middleware, if any, then through the stores.
+    func process(_ name: String, erased: () -> AnyAction, perform: ([Route], Bool) throws -> Void) throws {
+        let (routes, storesExist, middleware) = lock.withLock {
+            let routes = routesByName[name] ?? fallbackRoutes
+            return (routes, routes.allSatisfy { $0.registration.instance != nil }, self.middleware)
+        }
+        if middleware.isEmpty {
+            try perform(routes, storesExist)
+        } else {
+            _ = try run(erased(), through: middleware[...])
+        }
+    }
+
+    /// Passes `action` to the first middleware of `chain`, or, past the last, to the stores.
+    ///
+    /// - Returns: The changes the action produced.
+    func run(_ action: AnyAction, through chain: ArraySlice<(id: MiddlewareID, value: any Middleware)>) throws
+        -> [AnyStoreChange]
+    {
+        guard let first = chain.first else { return try performCollectingChanges(action) }
+        return try first.value.dispatch(action, next: MiddlewareNext(dispatcher: self, chain: chain.dropFirst()))
+    }
+
+    /// Runs an action through its stores, and returns the changes it produced.
+    private func performCollectingChanges(_ action: AnyAction) throws -> [AnyStoreChange] {
+        let (routes, storesExist) = routes(for: action.name)
+        // NB: created before collecting starts: creating a store may give up the turn meanwhile.
+        if !storesExist { try createStores(of: routes) }
+        relay.startCollecting()
+        do {
+            try perform(action, through: routes, storesExist: true)
+        } catch {
+            _ = relay.stopCollecting()
+            throw error
+        }
+        return relay.stopCollecting()
     }
 
     /// Runs `body` holding the dispatch turn, so that no change is delivered meanwhile,
@@ -387,8 +465,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         }
     }
 
-    /// The routes of an action name, and whether their stores exist; for a queued action.
-    func routes(for name: String) -> (routes: [Route], storesExist: Bool) {
+    /// The routes of an action name, and whether their stores exist.
+    private func routes(for name: String) -> (routes: [Route], storesExist: Bool) {
         lock.withLock {
             let routes = routesByName[name] ?? fallbackRoutes
             return (routes, routes.allSatisfy { $0.registration.instance != nil })
@@ -397,12 +475,155 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
 
     /// Takes the next queued action, or gives up the dispatch turn when there is none.
     private func nextQueuedActionOrEndTurn() -> QueuedAction? {
-        lock.withLock {
-            if let next = queue.popFirst() { return next }
-            turnHolder = nil
-            lock.broadcast()
-            return nil
+        lock.lock()
+        if let next = queue.popFirst() {
+            lock.unlock()
+            return next
         }
+        turnHolder = nil
+        lock.broadcast()
+        let drained = takeDrainWaitersIfDrained()
+        lock.unlock()
+        for waiter in drained { waiter.resume() }
+        return nil
+    }
+
+    // MARK: Suspending
+
+    /// Adds a suspension; see ``suspend()``.
+    func beginSuspension() {
+        lock.withLock { suspensionCount += 1 }
+    }
+
+    /// Removes a suspension; the last one runs the actions dispatched meanwhile, in order.
+    ///
+    /// When an action is running, the waiting actions join its queue and run
+    /// before its dispatch returns; otherwise this thread takes the turn and runs them.
+    func endSuspension() {
+        let thread = ThreadID.current
+        lock.lock()
+        suspensionCount -= 1
+        guard suspensionCount == 0, !suspendedActions.isEmpty else {
+            let drained = takeDrainWaitersIfDrained()
+            lock.unlock()
+            for waiter in drained { waiter.resume() }
+            return
+        }
+        let runsThemHere = turnHolder == nil
+        if runsThemHere { turnHolder = thread }
+        while let action = suspendedActions.popFirst() { queue.append(action) }
+        lock.unlock()
+        if runsThemHere { runQueuedActionsAndEndTurn() }
+    }
+
+    /// Whether a suspension is held.
+    public var isSuspended: Bool {
+        lock.withLock { suspensionCount > 0 }
+    }
+
+    /// Returns once no action is running and none waits for a suspension to end.
+    ///
+    /// ```swift
+    /// lock.release()
+    /// await dispatcher.waitUntilDrained()  // every action dispatched while suspended has run
+    /// ```
+    ///
+    /// While the dispatcher is suspended with actions waiting, this waits for
+    /// the last suspension's release and for those actions to run.
+    public func waitUntilDrained() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isDrained = lock.withLock {
+                guard turnHolder != nil || !suspendedActions.isEmpty else { return true }
+                drainWaiters.append(continuation)
+                return false
+            }
+            if isDrained { continuation.resume() }
+        }
+    }
+
+    /// The waiters to resume when nothing runs or waits; call under `lock`.
+    private func takeDrainWaitersIfDrained() -> [CheckedContinuation<Void, Never>] {
+        guard !drainWaiters.isEmpty, turnHolder == nil, suspendedActions.isEmpty else { return [] }
+        defer { drainWaiters = [] }
+        return drainWaiters
+    }
+
+    // MARK: Batches
+
+    /// Runs `body` as one batch holding the turn; see ``batch(_:)``.
+    func runBatch<Value>(_ body: (DispatchBatch) throws -> Value) throws -> Value {
+        let thread = ThreadID.current
+        lock.lock()
+        while let holder = turnHolder, holder != thread, !mayQueueBehindTurnHolder(thread) { lock.wait() }
+        if turnHolder != nil {
+            lock.unlock()
+            // NB: this thread runs an action, or a batch: a batch folds into the running batch.
+            guard let running = context.batch, turnHolder(is: thread) else {
+                throw FluxionError.batchInsideAction
+            }
+            do {
+                return try body(DispatchBatch(dispatcher: self))
+            } catch {
+                running.fail(error)
+                throw error
+            }
+        }
+        turnHolder = thread
+        lock.unlock()
+
+        let batch = BatchProgress()
+        context.batch = batch
+        let outcome = Result { try body(DispatchBatch(dispatcher: self)) }
+        context.batch = nil
+        var failure = batch.failure
+        if failure == nil, case .failure(let error) = outcome { failure = error }
+        let action = failure == nil ? AnyAction(name: AnyAction.batchName, payload: batch.actions) : nil
+        for store in batch.stores { store.finishBatch(committing: action) }
+        runQueuedActionsAndEndTurn()
+        if let failure { throw failure }
+        return try outcome.get()
+    }
+
+    /// Runs one action of the running batch now; `DispatchBatch` calls it.
+    func performInBatch(_ name: String, erased: () -> AnyAction, perform: ([Route], Bool) throws -> Void) throws {
+        guard let batch = context.batch, turnHolder(is: ThreadID.current) else {
+            throw FluxionError.batchEnded(name)
+        }
+        batch.actions.append(erased())
+        do {
+            try process(name, erased: erased, perform: perform)
+        } catch {
+            batch.fail(error)
+            throw error
+        }
+    }
+
+    private func turnHolder(is thread: ThreadID) -> Bool {
+        lock.withLock { turnHolder == thread }
+    }
+
+    // MARK: Middleware
+
+    /// Appends `middleware` to the chain; see ``add(_:)``.
+    func appendMiddleware(_ middleware: any Middleware) -> MiddlewareID {
+        let id = lock.withLock {
+            let id = MiddlewareID(rawValue: nextMiddlewareID)
+            nextMiddlewareID += 1
+            self.middleware.append((id, middleware))
+            return id
+        }
+        startForwardingChanges()
+        return id
+    }
+
+    /// Removes a middleware from the chain; see ``remove(_:)``.
+    func removeMiddleware(_ id: MiddlewareID) -> Bool {
+        var removed: [(id: MiddlewareID, value: any Middleware)] = []
+        lock.withLock {
+            removed = middleware.filter { $0.id == id }
+            middleware.removeAll { $0.id == id }
+        }
+        return !removed.isEmpty  // NB: the removed middleware is released here, outside the lock
     }
 
     /// Runs a typed action through `routes`, then tells the observers; the turn holder calls it.
@@ -456,7 +677,10 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         erased: () -> AnyAction
     ) throws {
         guard !routes.isEmpty else {
-            lock.withLock { deadLetterHandler }?(erased())
+            lock.withLock {
+                deadLetters += 1
+                return deadLetterHandler
+            }?(erased())
             return
         }
         for route in routes {
@@ -480,7 +704,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             }
             return run(route.handler, store)
         }
-        if context.isObserved {
+        // NB: a batch tells observers once, when it ends.
+        if context.isObserved, context.batch == nil {
             context.deliverChanges(for: erased())
         }
         if let error = context.firstError { throw error }
@@ -489,7 +714,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// Creates the stores of `routes` that do not exist yet; the turn holder calls it between actions.
     private func createStores(of routes: [Route]) throws {
         for route in routes {
-            _ = try instance(of: route.registration, yieldingTurn: true)
+            // NB: a batch holds the turn from its first action to its last.
+            _ = try instance(of: route.registration, yieldingTurn: context.batch == nil)
         }
     }
 
@@ -559,6 +785,11 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             lock.withLock { swap(&handler, &deadLetterHandler) }
             // NB: the replaced closure is released here, outside the lock: it may hold objects with a deinit.
         }
+    }
+
+    /// How many actions no store handled (middleware that drops an action handles it).
+    public var deadLetterCount: Int {
+        lock.withLock { deadLetters }
     }
 
     /// Called with each queued action whose handler threw, and the error; `nil` by default.

@@ -38,6 +38,12 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// registration needs a store of its own.
     case storeAlreadyOwned(String)
 
+    /// A batch was started from inside a handler or an observer, in the middle of an action.
+    case batchInsideAction
+
+    /// A ``DispatchBatch`` was used after its batch ended, or on another thread; the action is named.
+    case batchEnded(String)
+
     /// A human-readable message naming what was wrong.
     public var description: String {
         switch self {
@@ -59,6 +65,10 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
             "Store type \(store) was passed as \(staticType).Type; pass \(store).self, whose type is known statically."
         case .storeAlreadyOwned(let store):
             "The factory of \(store) returned a store that a dispatcher owns already; it must create a new one."
+        case .batchInsideAction:
+            "A batch cannot start inside a handler or an observer; dispatch its actions, which are queued, instead."
+        case .batchEnded(let action):
+            "Action '\(action)' was dispatched through a batch that has ended, or from another thread."
         }
     }
 }

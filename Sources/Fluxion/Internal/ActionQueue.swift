@@ -8,8 +8,11 @@ struct QueuedAction {
     init<Payload: Sendable>(name: String, payload: Payload, error: (any Error)?) {
         action = AnyAction(name: name, payload: payload, error: error)
         performer = { dispatcher in
-            let (routes, storesExist) = dispatcher.routes(for: name)
-            try dispatcher.perform(name, payload: payload, error: error, through: routes, storesExist: storesExist)
+            try dispatcher.process(name) {
+                AnyAction(name: name, payload: payload, error: error)
+            } perform: { routes, storesExist in
+                try dispatcher.perform(name, payload: payload, error: error, through: routes, storesExist: storesExist)
+            }
         }
     }
 
@@ -17,8 +20,11 @@ struct QueuedAction {
     init(_ action: AnyAction) {
         self.action = action
         performer = { dispatcher in
-            let (routes, storesExist) = dispatcher.routes(for: action.name)
-            try dispatcher.perform(action, through: routes, storesExist: storesExist)
+            try dispatcher.process(action.name) {
+                action
+            } perform: { routes, storesExist in
+                try dispatcher.perform(action, through: routes, storesExist: storesExist)
+            }
         }
     }
 

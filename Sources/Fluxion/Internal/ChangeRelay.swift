@@ -5,6 +5,8 @@
 final class ChangeRelay: @unchecked Sendable {  // `observers` guarded by `lock`
     let lock = Lock()
     @exclusivity(unchecked) private var observers: [RelayObserver] = []
+    /// The changes of the action running now, for the middleware; only the turn holder touches it.
+    @exclusivity(unchecked) private var collected: [AnyStoreChange]?
 
     init() {}
 
@@ -12,8 +14,20 @@ final class ChangeRelay: @unchecked Sendable {  // `observers` guarded by `lock`
         lock.withLock { observers.append(observer) }
     }
 
+    /// Starts gathering the changes delivered from now on; the turn holder calls it.
+    func startCollecting() {
+        collected = []
+    }
+
+    /// Stops gathering changes, and returns those gathered.
+    func stopCollecting() -> [AnyStoreChange] {
+        defer { collected = nil }
+        return collected ?? []
+    }
+
     /// Tells every observer about `change`, in the order they were added; on the dispatching thread.
     func deliver(_ change: AnyStoreChange) {
+        collected?.append(change)
         let observers = lock.withLock { self.observers }
         var sawGone = false
         for observer in observers where !observer.notify(change, lock: lock) { sawGone = true }

@@ -21,6 +21,9 @@ final class DispatchContext {
     /// Whether a store that handled the action has observers.
     @exclusivity(unchecked) private(set) var isObserved = false
 
+    /// The batch running now, if any: it outlives each of its actions.
+    @exclusivity(unchecked) var batch: BatchProgress?
+
     /// The first error a handler threw.
     var firstError: (any Error)? { errors.first?.error }
 
@@ -78,6 +81,7 @@ final class DispatchContext {
     }
 
     private func run(_ index: Int, with runner: (Route) -> HandlerOutcome) {
+        if let batch, let store = routes[index].registration.instance { batch.enroll(store) }
         progress[index] = .running
         waiting.append(index)
         let outcome = runner(routes[index])

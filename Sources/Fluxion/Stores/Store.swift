@@ -47,6 +47,8 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // mutable
     @exclusivity(unchecked) private final var isAttached = false
     /// Whether the store passes its changes on to its dispatcher's whole-dispatcher observers.
     @exclusivity(unchecked) private final var isForwarding = false
+    /// The state before the running batch, while one runs; owned by the dispatch turn.
+    @exclusivity(unchecked) private final var batchOrigin: State?
     /// The change the last handler made, until it is delivered; owned by the dispatch turn.
     @usableFromInline @exclusivity(unchecked) final var pendingChange: PendingChange<State>?
 
@@ -258,6 +260,25 @@ extension Store: StoreRuntime {
             OwnedObserver(owner: relay) { [weak self] relay, change in
                 if let self { relay.deliver(AnyStoreChange(change, of: self)) }
             })
+    }
+
+    func beginBatch() {
+        if batchOrigin == nil { batchOrigin = currentState }  // NB: the turn holder may read it without the lock
+    }
+
+    func finishBatch(committing action: AnyAction?) {
+        guard let origin = batchOrigin.take() else { return }
+        pendingChange = nil
+        guard let action else {
+            var restored = origin
+            lock.withLock { swap(&currentState, &restored) }
+            withExtendedLifetime(restored) {}  // NB: the abandoned state is released outside the lock
+            return
+        }
+        let (observers, isRead) = lock.withLock { (self.observers, self.isRead) }
+        guard !observers.isEmpty || isRead else { return }
+        pendingChange = PendingChange(oldState: origin, error: nil, observers: observers)
+        deliverPendingChange(for: action)
     }
 
     func currentStateChange() -> AnyStoreChange {
