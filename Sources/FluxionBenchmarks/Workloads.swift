@@ -126,6 +126,23 @@ enum Workloads {
         }
     }
 
+    /// W11: W1 through a chain of three middleware that pass every action on.
+    static func middleware() throws -> Workload {
+        let (dispatcher, store) = try counter()
+        for _ in 0..<3 { dispatcher.add(PassThrough()) }
+        return Workload("W11", ops: 1_000_000) { ops in
+            for _ in 0..<ops { try? dispatcher.dispatch(.increment, payload: 1) }
+            return store.state.count
+        }
+    }
+
+    /// A middleware that passes every action on.
+    struct PassThrough: Middleware {
+        func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
+            try next(action)
+        }
+    }
+
     /// W9: untyped dispatch by raw name with an `Any` payload.
     static func untyped() throws -> Workload {
         let (dispatcher, store) = try counter()

@@ -50,6 +50,7 @@ let makers: [(String, () throws -> Workload)] = [
     ("W8", Workloads.twoThreads),
     ("W9", Workloads.untyped),
     ("W10", Workloads.keyPathObservers),
+    ("W11", Workloads.middleware),
 ]
 
 let workloads = try makers.filter { selected($0.0) }.map { try scaled($0.1()) }
@@ -79,6 +80,7 @@ if let w1 = median("W1") {
     ratio("W6/W1", 3.0, median("W6").map { $0 / w1 })
     ratio("W7/W1", 1.2, median("W7").map { $0 / w1 })
     ratio("W8/W1", 3.0, median("W8").map { $0 / w1 })
+    ratio("W11/W1", 1.5, median("W11").map { $0 / w1 })
 }
 
 if json {

@@ -55,8 +55,10 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// Callers of `waitUntilDrained()` waiting for no action to be running or suspended.
     @exclusivity(unchecked) private var drainWaiters: [CheckedContinuation<Void, Never>] = []
     /// The middleware chain, outermost first.
-    @exclusivity(unchecked) private var middleware: [(id: MiddlewareID, value: any Middleware)] = []
+    @exclusivity(unchecked) private var middleware: [MiddlewareEntry] = []
     @exclusivity(unchecked) private var nextMiddlewareID = 0
+    /// Whether a middleware of the chain observes changes, so that they are gathered for it.
+    @exclusivity(unchecked) private var middlewareObservesChanges = false
     @exclusivity(unchecked) private var deadLetters = 0
     @exclusivity(unchecked) private var deadLetterHandler: (@Sendable (AnyAction) -> Void)?
     @exclusivity(unchecked) private var queuedErrorHandler: (@Sendable (AnyAction, any Error) -> Void)?
@@ -374,6 +376,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         let routes = routesByName[name] ?? fallbackRoutes
         let storesExist = routes.allSatisfy { $0.registration.instance != nil }
         let middleware = self.middleware
+        let collectsChanges = middlewareObservesChanges
         lock.unlock()
 
         var failure: (any Error)?
@@ -381,7 +384,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             if middleware.isEmpty {
                 try perform(routes, storesExist)
             } else {
-                _ = try run(erased(), through: middleware[...])
+                _ = try run(erased(), through: middleware[...], collectingChanges: collectsChanges)
             }
         } catch {
             failure = error
@@ -393,30 +396,40 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// Runs an action the turn holder took from a queue, or a batch's: through
     /// the middleware, if any, then through the stores.
     func process(_ name: String, erased: () -> AnyAction, perform: ([Route], Bool) throws -> Void) throws {
-        let (routes, storesExist, middleware) = lock.withLock {
+        let (routes, storesExist, middleware, collectsChanges) = lock.withLock {
             let routes = routesByName[name] ?? fallbackRoutes
-            return (routes, routes.allSatisfy { $0.registration.instance != nil }, self.middleware)
+            let storesExist = routes.allSatisfy { $0.registration.instance != nil }
+            return (routes, storesExist, self.middleware, middlewareObservesChanges)
         }
         if middleware.isEmpty {
             try perform(routes, storesExist)
         } else {
-            _ = try run(erased(), through: middleware[...])
+            _ = try run(erased(), through: middleware[...], collectingChanges: collectsChanges)
         }
     }
 
     /// Passes `action` to the first middleware of `chain`, or, past the last, to the stores.
     ///
     /// - Returns: The changes the action produced.
-    func run(_ action: AnyAction, through chain: ArraySlice<(id: MiddlewareID, value: any Middleware)>) throws
-        -> [AnyStoreChange]
-    {
-        guard let first = chain.first else { return try performCollectingChanges(action) }
-        return try first.value.dispatch(action, next: MiddlewareNext(dispatcher: self, chain: chain.dropFirst()))
+    func run(
+        _ action: AnyAction,
+        through chain: ArraySlice<MiddlewareEntry>,
+        collectingChanges: Bool
+    ) throws -> [AnyStoreChange] {
+        guard let first = chain.first else {
+            return try perform(action, collectingChanges: collectingChanges)
+        }
+        let next = MiddlewareNext(dispatcher: self, chain: chain.dropFirst(), collectsChanges: collectingChanges)
+        return try first.middleware.dispatch(action, next: next)
     }
 
-    /// Runs an action through its stores, and returns the changes it produced.
-    private func performCollectingChanges(_ action: AnyAction) throws -> [AnyStoreChange] {
+    /// Runs an action through its stores; with `collectingChanges`, returns the changes it produced.
+    private func perform(_ action: AnyAction, collectingChanges: Bool) throws -> [AnyStoreChange] {
         let (routes, storesExist) = routes(for: action.name)
+        guard collectingChanges else {
+            try perform(action, through: routes, storesExist: storesExist)
+            return []
+        }
         // NB: created before collecting starts: creating a store may give up the turn meanwhile.
         if !storesExist { try createStores(of: routes) }
         relay.startCollecting()
@@ -606,22 +619,25 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
 
     /// Appends `middleware` to the chain; see ``add(_:)``.
     func appendMiddleware(_ middleware: any Middleware) -> MiddlewareID {
+        let observesChanges = middleware.observesChanges  // NB: user code, read before locking
         let id = lock.withLock {
             let id = MiddlewareID(rawValue: nextMiddlewareID)
             nextMiddlewareID += 1
-            self.middleware.append((id, middleware))
+            self.middleware.append(MiddlewareEntry(id: id, middleware: middleware, observesChanges: observesChanges))
+            middlewareObservesChanges = middlewareObservesChanges || observesChanges
             return id
         }
-        startForwardingChanges()
+        if observesChanges { startForwardingChanges() }
         return id
     }
 
     /// Removes a middleware from the chain; see ``remove(_:)``.
     func removeMiddleware(_ id: MiddlewareID) -> Bool {
-        var removed: [(id: MiddlewareID, value: any Middleware)] = []
+        var removed: [MiddlewareEntry] = []
         lock.withLock {
             removed = middleware.filter { $0.id == id }
             middleware.removeAll { $0.id == id }
+            middlewareObservesChanges = middleware.contains(where: \.observesChanges)
         }
         return !removed.isEmpty  // NB: the removed middleware is released here, outside the lock
     }

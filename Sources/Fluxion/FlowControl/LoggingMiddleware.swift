@@ -24,6 +24,8 @@ public struct LoggingMiddleware: Middleware {
         self.write = write
     }
 
+    public var observesChanges: Bool { true }
+
     public func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
         write("▶ \(Self.summary(of: action))")
         let changes: [AnyStoreChange]

@@ -2,11 +2,14 @@
 ///
 /// A middleware passes an action on by calling `next`, and may change it
 /// first, or drop it by not calling `next`. The code after `next` runs once
-/// the stores have handled the action and their observers have heard of it,
-/// with the changes it produced:
+/// the stores have handled the action and their observers have heard of it;
+/// a middleware that says it ``observesChanges`` gets the changes the action
+/// produced from `next`:
 ///
 /// ```swift
 /// struct Auditor: Middleware {
+///     var observesChanges: Bool { true }
+///
 ///     func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
 ///         guard action.name != "debugOnly" else { return [] }  // dropped
 ///         let changes = try next(action)
@@ -28,22 +31,43 @@ public protocol Middleware: Sendable {
     /// - Returns: The changes the action produced, as `next` returned them;
     ///   `[]` for a dropped action.
     func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange]
+
+    /// Whether `next` should return the changes each action produced; `false` by default.
+    ///
+    /// Gathering changes keeps every store's old state and boxes it for each
+    /// action, so the dispatcher does it only while a middleware that wants
+    /// them is in the chain; otherwise `next` returns `[]`.
+    var observesChanges: Bool { get }
+}
+
+extension Middleware {
+    public var observesChanges: Bool { false }
 }
 
 /// The rest of the middleware chain, then the stores.
 public struct MiddlewareNext {
     /// The dispatcher the action goes through, for reading stores or dispatching more (queued).
     public let dispatcher: Dispatcher
-    let chain: ArraySlice<(id: MiddlewareID, value: any Middleware)>
+    let chain: ArraySlice<MiddlewareEntry>
+    let collectsChanges: Bool
 
     /// Passes `action` to the next middleware, or to the stores after the last one.
     ///
-    /// - Returns: The changes the action produced: one per store whose handler
-    ///   ran, in registration order; `[]` inside a batch, whose observers hear
-    ///   of it when it ends.
+    /// - Returns: The changes the action produced, when a middleware of the
+    ///   chain ``Middleware/observesChanges``: one per store whose handler ran,
+    ///   in registration order; `[]` otherwise, and inside a batch, whose
+    ///   observers hear of it when it ends.
     public func callAsFunction(_ action: AnyAction) throws -> [AnyStoreChange] {
-        try dispatcher.run(action, through: chain)
+        try dispatcher.run(action, through: chain, collectingChanges: collectsChanges)
     }
+}
+
+/// A middleware in a dispatcher's chain.
+struct MiddlewareEntry: Sendable {
+    let id: MiddlewareID
+    let middleware: any Middleware
+    /// `middleware.observesChanges`, read once, when it was added.
+    let observesChanges: Bool
 }
 
 /// Identifies a middleware added to a dispatcher, for removing it.
