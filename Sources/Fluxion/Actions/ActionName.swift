@@ -12,7 +12,7 @@
 /// ```
 ///
 /// Names are compared by their string, so an action dispatched with
-/// ``Dispatcher/dispatch(_:)`` under the same raw name reaches the same
+/// ``Dispatcher/dispatch(_:)->()`` under the same raw name reaches the same
 /// handlers. For an action that carries no payload, use `ActionName<Void>`.
 public struct ActionName<Payload: Sendable>: Hashable, Sendable, ExpressibleByStringLiteral,
     CustomStringConvertible

@@ -1,7 +1,7 @@
 /// An action whose payload type is known only at run time.
 ///
 /// Observers and catch-all reducers receive actions in this form, and
-/// ``Dispatcher/dispatch(_:)`` accepts it for untyped dispatch (deep links,
+/// ``Dispatcher/dispatch(_:)->()`` accepts it for untyped dispatch (deep links,
 /// replaying a log). A payload whose type does not match a handler's is
 /// rejected with ``FluxionError/payloadTypeMismatch(action:expected:actual:)``
 /// before any store is touched.

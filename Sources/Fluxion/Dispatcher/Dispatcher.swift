@@ -13,7 +13,7 @@
 /// Dispatch is serialized: one action at a time flows through every store
 /// that handles its name, in registration order (``waitFor(_:)`` reorders
 /// within an action). A dispatch from inside a handler or an observer is
-/// queued and runs, in order, before the outermost ``dispatch(_:)`` returns;
+/// queued and runs, in order, before the outermost ``dispatch(_:)->()`` returns;
 /// dispatches from other threads wait their turn. No handler or observer ever
 /// runs while a Fluxion lock is held.
 ///

@@ -24,7 +24,7 @@
 /// the order it was added; ``MiddlewareNext/dispatcher`` reads stores. An
 /// action it dispatches is queued and runs after the current one. Actions
 /// reach the middleware with their payload type erased; past the middleware
-/// they match handlers as ``Dispatcher/dispatch(_:)`` does.
+/// they match handlers as ``Dispatcher/dispatch(_:)->()`` does.
 public protocol Middleware: Sendable {
     /// Handles one action: passes it on with `next` (maybe changed), or drops it.
     ///
