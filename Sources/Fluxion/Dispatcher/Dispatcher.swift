@@ -571,7 +571,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         if turnHolder != nil {
             lock.unlock()
             // NB: this thread runs an action, or a batch: a batch folds into the running batch.
-            guard let running = context.batch, turnHolder(is: thread) else {
+            // NB: `context` is the turn holder's: check that this thread holds the turn before reading it.
+            guard turnHolder(is: thread), let running = context.batch else {
                 throw FluxionError.batchInsideAction
             }
             do {
@@ -599,7 +600,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
 
     /// Runs one action of the running batch now; `DispatchBatch` calls it.
     func performInBatch(_ name: String, erased: () -> AnyAction, perform: ([Route], Bool) throws -> Void) throws {
-        guard let batch = context.batch, turnHolder(is: ThreadID.current) else {
+        guard turnHolder(is: ThreadID.current), let batch = context.batch else {
             throw FluxionError.batchEnded(name)
         }
         batch.actions.append(erased())

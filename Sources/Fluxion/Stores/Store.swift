@@ -277,7 +277,7 @@ extension Store: StoreRuntime {
         }
         let (observers, isRead) = lock.withLock { (self.observers, self.isRead) }
         guard !observers.isEmpty || isRead else { return }
-        pendingChange = PendingChange(oldState: origin, error: nil, observers: observers)
+        pendingChange = PendingChange(oldState: origin, error: nil, observers: observers, isRead: isRead)
         deliverPendingChange(for: action)
     }
 
@@ -308,16 +308,17 @@ extension Store: StoreRuntime {
             withExtendedLifetime(state) {}
             return HandlerOutcome(error: nil, isObserved: false)
         }
-        pendingChange = PendingChange(oldState: state, error: nil, observers: observers)
+        pendingChange = PendingChange(oldState: state, error: nil, observers: observers, isRead: isRead)
         return HandlerOutcome(error: nil, isObserved: true)
     }
 
     /// Records a handler's error as the pending change; the state stays as it was.
     @usableFromInline
     final func reject(_ error: any Error) -> HandlerOutcome {
-        let (observers, isRead) = lock.withLock { (self.observers, self.isRead) }
-        guard !observers.isEmpty || isRead else { return HandlerOutcome(error: error, isObserved: false) }
-        pendingChange = PendingChange(oldState: currentState, error: error, observers: observers)
+        // NB: a rejected change leaves the state as it was: observation tracking has nothing to hear.
+        let observers = lock.withLock { self.observers }
+        guard !observers.isEmpty else { return HandlerOutcome(error: error, isObserved: false) }
+        pendingChange = PendingChange(oldState: currentState, error: error, observers: observers, isRead: false)
         return HandlerOutcome(error: error, isObserved: true)
     }
 
@@ -333,14 +334,8 @@ extension Store: StoreRuntime {
             if !unsafeDowncast(observer, to: Observer<State>.self).notify(change, lock: lock) { sawGone = true }
         }
         if sawGone { dropGoneObservers() }
-        if pending.error == nil { tellObservationTracking() }
-    }
-
-    /// Tells code tracking ``state`` with the Observation framework that it changed.
-    @usableFromInline
-    final func tellObservationTracking() {
-        guard lock.withLock({ isRead }) else { return }
-        registrar.withMutation(of: self, keyPath: stateKeyPath) {}
+        // NB: only code that has read `state` can be tracking it.
+        if pending.isRead { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
     }
 
     @usableFromInline
@@ -363,11 +358,14 @@ struct PendingChange<State: Sendable> {
     @usableFromInline let oldState: State
     @usableFromInline let error: (any Error)?
     @usableFromInline let observers: ContiguousArray<AnyObserver?>
+    /// Whether to tell observation tracking: the state was read, and the handler did not throw.
+    @usableFromInline let isRead: Bool
 
     @usableFromInline
-    init(oldState: State, error: (any Error)?, observers: ContiguousArray<AnyObserver?>) {
+    init(oldState: State, error: (any Error)?, observers: ContiguousArray<AnyObserver?>, isRead: Bool) {
         self.oldState = oldState
         self.error = error
         self.observers = observers
+        self.isRead = isRead
     }
 }
