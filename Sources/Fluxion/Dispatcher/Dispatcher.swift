@@ -489,7 +489,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// Takes the next queued action, or gives up the dispatch turn when there is none.
     private func nextQueuedActionOrEndTurn() -> QueuedAction? {
         lock.lock()
-        if let next = queue.popFirst() {
+        if !queue.isEmpty, let next = queue.popFirst() {
             lock.unlock()
             return next
         }

@@ -14,9 +14,11 @@ import Android
 /// because it works on every Apple OS version Fluxion supports and because
 /// ThreadSanitizer instruments it fully on Linux.
 @usableFromInline
-final class Lock: @unchecked Sendable {  // the pthread objects are themselves thread-safe
+final class Lock: @unchecked Sendable {  // the pthread objects are thread-safe; `waiters` is guarded by `mutex`
     @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition: UnsafeMutablePointer<pthread_cond_t>?
+    /// How many threads are in ``wait()``, so that ``broadcast()`` costs nothing when none is.
+    @exclusivity(unchecked) private var waiters = 0
 
     /// Creates a lock; with `waitable`, also a condition for ``wait()`` and ``broadcast()``.
     @usableFromInline
@@ -54,12 +56,15 @@ final class Lock: @unchecked Sendable {  // the pthread objects are themselves t
 
     /// Waits until another thread calls ``broadcast()``; call it with the lock held, on a waitable lock.
     func wait() {
-        if let condition { pthread_cond_wait(condition, mutex) }
+        guard let condition else { return }
+        waiters += 1
+        pthread_cond_wait(condition, mutex)
+        waiters -= 1
     }
 
-    /// Wakes every thread waiting in ``wait()``.
+    /// Wakes every thread waiting in ``wait()``; call it with the lock held.
     func broadcast() {
-        if let condition { pthread_cond_broadcast(condition) }
+        if waiters > 0, let condition { pthread_cond_broadcast(condition) }
     }
 }
 
