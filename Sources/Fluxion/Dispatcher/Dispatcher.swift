@@ -28,6 +28,10 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     @exclusivity(unchecked) private var routesByName: [String: [Route]] = [:]
     /// The catch-all routes, in registration order: what a name without entries reaches.
     @exclusivity(unchecked) private var fallbackRoutes: [Route] = []
+    /// The last name looked up, its routes, and whether their stores exist: an action
+    /// dispatched again, as most are, costs a string comparison instead of a hash.
+    /// Emptied whenever a route or a store comes or goes.
+    @exclusivity(unchecked) private var lastLookUp: (name: String, routes: [Route], storesExist: Bool)?
     /// The thread whose dispatch is running, if any: the holder of the dispatch turn.
     @exclusivity(unchecked) private var turnHolder: ThreadID?
     /// Actions dispatched by the turn holder while it runs one; FIFO.
@@ -113,6 +117,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             registration.order = registrationCount
             registrationCount += 1
             registrations[registration.id] = registration
+            lastLookUp = nil
             // NB: the new registration comes last in registration order, so
             // appending keeps every route list sorted.
             for name in registration.handlers.keys where routesByName[name] == nil {
@@ -136,6 +141,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         let id = ObjectIdentifier(S.self)
         let removed = lock.withLock { () -> Registration? in
             guard let registration = registrations.removeValue(forKey: id) else { return nil }
+            lastLookUp = nil
             let names = registration.fallback == nil ? Array(registration.handlers.keys) : Array(routesByName.keys)
             for name in names {
                 routesByName[name]?.removeAll { $0.registration.id == id }
@@ -217,6 +223,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
                 lock.broadcast()
                 guard let store else { throw FluxionError.storeAlreadyOwned(registration.name) }
                 registration.instance = store
+                lastLookUp = nil
                 return store
             }
             if creator == thread {
@@ -373,8 +380,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             lock.wait()
         }
         turnHolder = thread
-        let routes = routesByName[name] ?? fallbackRoutes
-        let storesExist = routes.allSatisfy { $0.registration.instance != nil }
+        let (routes, storesExist) = lookUpRoutes(for: name)
         let middleware = self.middleware
         let collectsChanges = middlewareObservesChanges
         lock.unlock()
@@ -397,8 +403,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// the middleware, if any, then through the stores.
     func process(_ name: String, erased: () -> AnyAction, perform: ([Route], Bool) throws -> Void) throws {
         let (routes, storesExist, middleware, collectsChanges) = lock.withLock {
-            let routes = routesByName[name] ?? fallbackRoutes
-            let storesExist = routes.allSatisfy { $0.registration.instance != nil }
+            let (routes, storesExist) = lookUpRoutes(for: name)
             return (routes, storesExist, self.middleware, middlewareObservesChanges)
         }
         if middleware.isEmpty {
@@ -480,10 +485,16 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
 
     /// The routes of an action name, and whether their stores exist.
     private func routes(for name: String) -> (routes: [Route], storesExist: Bool) {
-        lock.withLock {
-            let routes = routesByName[name] ?? fallbackRoutes
-            return (routes, routes.allSatisfy { $0.registration.instance != nil })
-        }
+        lock.withLock { lookUpRoutes(for: name) }
+    }
+
+    /// The routes of an action name, and whether their stores exist; call under `lock`.
+    private func lookUpRoutes(for name: String) -> (routes: [Route], storesExist: Bool) {
+        if let last = lastLookUp, last.name == name { return (last.routes, last.storesExist) }
+        let routes = routesByName[name] ?? fallbackRoutes
+        let storesExist = routes.allSatisfy { $0.registration.instance != nil }
+        lastLookUp = (name, routes, storesExist)
+        return (routes, storesExist)
     }
 
     /// Takes the next queued action, or gives up the dispatch turn when there is none.
