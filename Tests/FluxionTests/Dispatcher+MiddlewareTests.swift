@@ -99,6 +99,8 @@ private struct TracingMiddleware: Middleware {
     let tag: String
     let log: Recorder<String>
 
+    var observesChanges: Bool { true }
+
     func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
         log.append("\(tag)>\(action.name)")
         let changes = try next(action)
@@ -255,6 +257,26 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
         try dispatcher.dispatch(.add, payload: 6)
 
         #expect(reads.values == [[], [5], [5], [5, 6]])
+    }
+
+    @Test func nextReturnsNoChangesUnlessAMiddlewareOfTheChainObservesThem() throws {
+        let log = Recorder<String>()
+        let (dispatcher, _) = try makeLogStore(log: log)
+        let counts = Recorder<Int>()
+        let recordingCount = ClosureMiddleware(observesChanges: false) { action, next in
+            let changes = try next(action)
+            counts.append(changes.count)
+            return changes
+        }
+        dispatcher.add(recordingCount)
+
+        try dispatcher.dispatch(.add, payload: 1)
+        let observing = dispatcher.add(ClosureMiddleware { action, next in try next(action) })
+        try dispatcher.dispatch(.add, payload: 2)
+        dispatcher.remove(observing)
+        try dispatcher.dispatch(.add, payload: 3)
+
+        #expect(counts.values == [0, 1, 0])
     }
 
     @Test func nextReturnsOneChangePerStoreThatHandledTheActionInRegistrationOrder() throws {

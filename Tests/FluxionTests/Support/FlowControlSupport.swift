@@ -1,10 +1,15 @@
 import Fluxion
 
-/// A middleware made of a closure, for tests.
+/// A middleware made of a closure, for tests; it observes changes unless told not to.
 struct ClosureMiddleware: Middleware {
     let body: @Sendable (AnyAction, MiddlewareNext) throws -> [AnyStoreChange]
+    let observesChanges: Bool
 
-    init(_ body: @escaping @Sendable (AnyAction, MiddlewareNext) throws -> [AnyStoreChange]) {
+    init(
+        observesChanges: Bool = true,
+        _ body: @escaping @Sendable (AnyAction, MiddlewareNext) throws -> [AnyStoreChange]
+    ) {
+        self.observesChanges = observesChanges
         self.body = body
     }
 
