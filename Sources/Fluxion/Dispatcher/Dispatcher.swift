@@ -583,7 +583,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             lock.unlock()
             // NB: this thread runs an action, or a batch: a batch folds into the running batch.
             // NB: `context` is the turn holder's: check that this thread holds the turn before reading it.
-            guard turnHolder(is: thread), let running = context.batch else {
+            // A batch folds into a running batch between its actions, never inside a handler.
+            guard turnHolder(is: thread), let running = context.batch, !context.isRunningHandler else {
                 throw FluxionError.batchInsideAction
             }
             do {
@@ -614,6 +615,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         guard turnHolder(is: ThreadID.current), let batch = context.batch else {
             throw FluxionError.batchEnded(name)
         }
+        // NB: one action at a time: a handler of the batch's current action cannot start another.
+        guard !context.isRunningHandler else { throw FluxionError.batchInsideAction }
         batch.actions.append(erased())
         do {
             try process(name, erased: erased, perform: perform)
@@ -632,6 +635,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// Appends `middleware` to the chain; see ``add(_:)``.
     func appendMiddleware(_ middleware: any Middleware) -> MiddlewareID {
         let observesChanges = middleware.observesChanges  // NB: user code, read before locking
+        // NB: the stores forward their changes before the middleware can run, so it never misses one.
+        if observesChanges { startForwardingChanges() }
         let id = lock.withLock {
             let id = MiddlewareID(rawValue: nextMiddlewareID)
             nextMiddlewareID += 1
@@ -639,7 +644,6 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             middlewareObservesChanges = middlewareObservesChanges || observesChanges
             return id
         }
-        if observesChanges { startForwardingChanges() }
         return id
     }
 

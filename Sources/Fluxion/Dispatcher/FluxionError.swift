@@ -38,7 +38,8 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// registration needs a store of its own.
     case storeAlreadyOwned(String)
 
-    /// A batch was started from inside a handler or an observer, in the middle of an action.
+    /// A batch was started, or a batch's action dispatched, from inside a
+    /// handler or an observer, in the middle of an action.
     case batchInsideAction
 
     /// A ``DispatchBatch`` was used after its batch ended, or on another thread; the action is named.

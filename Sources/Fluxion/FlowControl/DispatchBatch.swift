@@ -54,7 +54,7 @@ extension Dispatcher {
     /// A batch inside a batch folds into it (its failure fails the outer
     /// batch). Actions dispatched with ``dispatch(_:payload:error:)`` from
     /// inside the batch — by its closure, handlers or middleware — are queued
-    /// and run after it. Readers of ``Store/state`` on other threads may see a
+    /// and run after it, whether it succeeded or rolled back. Readers of ``Store/state`` on other threads may see a
     /// store's state between two actions of a batch; observers never do. A batch
     /// runs even while the dispatcher is suspended.
     ///

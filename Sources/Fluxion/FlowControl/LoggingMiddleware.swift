@@ -10,8 +10,10 @@
 ///
 /// Each changed store's old and new state are compared field by field, with
 /// `Mirror`; a store whose handler ran without changing anything shows
-/// `(no change)`, and a handler's error is shown in its place. Lines go to
-/// `write`, standard output by default; to log elsewhere, pass your own:
+/// `(no change)`. When a handler throws, the dispatch throws, and the line
+/// after the action is the error (`  ✗ …`): the stores' changes are not
+/// listed, though their observers hear them. Lines go to `write`, standard
+/// output by default; to log elsewhere, pass your own:
 ///
 /// ```swift
 /// dispatcher.add(LoggingMiddleware { line in logger.debug("\(line)") })
@@ -37,10 +39,6 @@ public struct LoggingMiddleware: Middleware {
         }
         for change in changes {
             write("  \(change.storeType)")
-            if let error = change.error {
-                write("    ✗ \(error) (state unchanged)")
-                continue
-            }
             let lines = StateDiff.lines(from: change.oldState, to: change.newState)
             for line in lines.isEmpty ? ["(no change)"] : lines { write("    \(line)") }
         }

@@ -13,10 +13,16 @@ enum StateDiff {
         let newMirror = Mirror(reflecting: new)
         let oldChildren = Array(oldMirror.children)
         let newChildren = Array(newMirror.children)
+        // NB: two present optionals compare by their values, under the optional's own path.
+        if oldMirror.displayStyle == .optional, newMirror.displayStyle == .optional,
+            let oldValue = oldChildren.first?.value, let newValue = newChildren.first?.value
+        {
+            return compare(oldValue, newValue, at: path, into: &lines)
+        }
         let isCollection = [.collection, .set, .dictionary].contains(oldMirror.displayStyle)
         let sameShape =
-            oldMirror.displayStyle == newMirror.displayStyle && !oldChildren.isEmpty
-            && (isCollection || oldChildren.map(\.label) == newChildren.map(\.label))
+            oldMirror.displayStyle == newMirror.displayStyle
+            && (isCollection || (!oldChildren.isEmpty && oldChildren.map(\.label) == newChildren.map(\.label)))
         guard sameShape else {
             let (oldText, newText) = (String(reflecting: old), String(reflecting: new))
             if oldText != newText { lines.append("\(name(path)): \(oldText) → \(newText)") }
