@@ -30,10 +30,12 @@ public final class ChangeLogger: Sendable {
 
     /// The lines for one store's change: the action and the store, then the differences.
     func lines(for change: AnyStoreChange) -> [String] {
-        var header = "\(Self.describe(change.action)) → \(change.storeType)"
-        if let error = change.action.error { header += " (action error: \(error))" }
+        let header = "\(Self.describe(change.action)) → \(change.storeType)"
         if let error = change.error {
             return [header, "  rejected: \(error)"]
+        }
+        if let error = change.action.error {
+            return [header, "  carried error: \(error)", "  (no change)"]
         }
         let differences = StateDiff.lines(from: change.oldState, to: change.newState)
         return [header] + (differences.isEmpty ? ["(no change)"] : differences).map { "  " + $0 }
