@@ -16,9 +16,7 @@ struct InteractiveSession {
     let runner: CommandRunner
     let view: ListView
 
-    /// Runs the session.
-    ///
-    /// - Returns: `true` once the user quits or the input ends.
+    /// Runs the session until the user quits or the input ends; errors are printed, not returned.
     func run() async {
         let showsPrompt = isatty(STDIN_FILENO) == 1
         if showsPrompt { Console.print("todo: type a command, 'help' for the list, 'quit' to leave.") }
