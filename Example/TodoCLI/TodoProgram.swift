@@ -1,0 +1,77 @@
+import Fluxion
+import TodoCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The program: parses the command line, opens the todo file, runs one
+/// command or the interactive mode, saves, and returns the exit status.
+@MainActor
+struct TodoProgram {
+    let arguments: [String]
+    let environment: [String: String]
+
+    /// Runs the program.
+    ///
+    /// - Returns: The exit status: 0 for success, 1 for a command that failed,
+    ///   2 for a usage error.
+    func run() async -> Int32 {
+        let invocation: Invocation
+        let file: TodoFile
+        do {
+            invocation = try CommandParser.parse(arguments: arguments)
+            file = try TodoFile.resolve(option: invocation.file, environment: environment)
+        } catch let error as CommandLineError {
+            return fail(error)
+        } catch {
+            return fail(error)
+        }
+
+        let isInteractive = invocation.command == nil && (invocation.isInteractive || isatty(STDIN_FILENO) == 1)
+        if invocation.command == .help || (invocation.command == nil && !isInteractive) {
+            Console.print(HelpText.text)
+            return 0
+        }
+
+        let reporter = PersistenceReporter(file: file)
+        let app: TodoApp
+        do {
+            app = try TodoApp(
+                storage: FileStateStorage(directory: file.directory), key: file.key,
+                onPersistenceError: reporter.report)
+        } catch {
+            return fail(CommandLineError.invalidFile(file.path, reason: "\(error)"))
+        }
+        let logger = ChangeLogger(write: Console.log)
+        if invocation.isVerbose { logger.log(app.dispatcher) }
+        let view = ListView(app: app, write: Console.print)
+        view.startObserving()
+        let runner = CommandRunner(app: app)
+
+        var status: Int32 = 0
+        if let command = invocation.command {
+            do {
+                if let text = try await runner.run(command) { Console.print(text) }
+            } catch {
+                status = fail(error)
+            }
+        } else {
+            await InteractiveSession(runner: runner, view: view).run()
+        }
+        // NB: saves run off the main thread; write what is pending before the process ends.
+        await app.dispatcher.flush()
+        withExtendedLifetime((logger, view)) {}  // NB: the observers live as long as their owners
+        return reporter.hasSaveFailed ? max(status, 1) : status
+    }
+
+    /// Prints the message for `error` and returns its exit status.
+    private func fail(_ error: any Error) -> Int32 {
+        Console.error("\(error)")
+        guard let error = error as? CommandLineError else { return 1 }
+        if error.exitStatus == 2 { Console.error("run 'todo help' for the usage") }
+        return error.exitStatus
+    }
+}

@@ -1,0 +1,23 @@
+/// One thing the user asks `todo` to do.
+public enum Command: Equatable, Sendable {
+    /// `add TITLE…`: add an item.
+    case add(String)
+    /// `list`: show the items the filter lets through.
+    case list
+    /// `done N`: mark item N as done.
+    case done(Int)
+    /// `undo`: restore the list as it was before its last change.
+    case undo
+    /// `filter all|active|completed`: choose which items the list shows.
+    case filter(VisibilityFilter)
+    /// `clear-completed`: remove the items that are done.
+    case clearCompleted
+    /// `stats`: count the items.
+    case stats
+    /// `import FILE`: add the items of a JSON file.
+    case importFile(String)
+    /// `help`: show the usage.
+    case help
+    /// `quit` (or `exit`): leave the interactive mode.
+    case quit
+}

@@ -1,0 +1,135 @@
+/// Turns a command line, or a line typed in the interactive mode, into a ``Command``.
+///
+/// ```
+/// todo [--file PATH] [--verbose] [--interactive] [COMMAND [ARGUMENT…]]
+/// ```
+///
+/// Options may come anywhere until `--`, after which every word is an
+/// argument (`todo add -- -5 degrees`). `add` joins its words with spaces,
+/// so `todo add Buy milk` and `todo add "Buy milk"` are the same.
+public enum CommandParser {
+    /// Parses the arguments of the program, without the program's name.
+    ///
+    /// - Throws: ``CommandLineError``.
+    public static func parse(arguments: [String]) throws -> Invocation {
+        var invocation = Invocation()
+        var words: [String] = []
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--" {
+                words += remaining
+                break
+            }
+            guard isOption(argument) else {
+                words.append(argument)
+                continue
+            }
+            switch argument {
+            case "--verbose", "-v":
+                invocation.isVerbose = true
+            case "--interactive", "-i":
+                invocation.isInteractive = true
+            case "--help", "-h":
+                words.insert("help", at: 0)
+            case "--file":
+                guard let path = remaining.popFirst() else {
+                    throw CommandLineError.missingArgument(command: "--file", argument: "a file path")
+                }
+                invocation.file = path
+            case let option where option.hasPrefix("--file="):
+                invocation.file = String(option.dropFirst("--file=".count))
+            default:
+                throw CommandLineError.unknownOption(argument)
+            }
+        }
+        invocation.command = try command(from: words)
+        return invocation
+    }
+
+    /// Parses a line typed in the interactive mode; `nil` for a blank line.
+    ///
+    /// Words are separated by white space; single or double quotes keep
+    /// white space in a word.
+    ///
+    /// - Throws: ``CommandLineError``.
+    public static func parse(line: String) throws -> Command? {
+        try command(from: words(in: line))
+    }
+
+    /// The commands that take no argument, by name.
+    private static let commandsWithoutArguments: [String: Command] = [
+        "list": .list, "undo": .undo, "clear-completed": .clearCompleted, "stats": .stats, "help": .help,
+        "quit": .quit, "exit": .quit,
+    ]
+
+    /// The command named by the first word, with the others as its arguments; `nil` for no words.
+    static func command(from words: [String]) throws -> Command? {
+        guard let name = words.first else { return nil }
+        let arguments = Array(words.dropFirst())
+        if let command = commandsWithoutArguments[name] {
+            if let extra = arguments.first {
+                throw CommandLineError.unexpectedArgument(command: name, argument: extra)
+            }
+            return command
+        }
+        switch name {
+        case "add":
+            guard !arguments.isEmpty else {
+                throw CommandLineError.missingArgument(command: name, argument: "a title")
+            }
+            return .add(arguments.joined(separator: " "))
+        case "done":
+            let argument = try single(arguments, of: name, naming: "an item number")
+            guard let number = Int(argument) else {
+                throw CommandLineError.notANumber(command: name, argument: argument)
+            }
+            return .done(number)
+        case "filter":
+            let argument = try single(arguments, of: name, naming: "all, active or completed")
+            guard let filter = VisibilityFilter(rawValue: argument) else {
+                throw CommandLineError.unknownFilter(argument)
+            }
+            return .filter(filter)
+        case "import":
+            return .importFile(try single(arguments, of: name, naming: "a JSON file"))
+        default:
+            throw CommandLineError.unknownCommand(name)
+        }
+    }
+
+    private static func single(_ arguments: [String], of command: String, naming argument: String) throws -> String {
+        guard let first = arguments.first else {
+            throw CommandLineError.missingArgument(command: command, argument: argument)
+        }
+        if arguments.count > 1 { throw CommandLineError.unexpectedArgument(command: command, argument: arguments[1]) }
+        return first
+    }
+
+    /// Whether `argument` is an option: it starts with `-`, but is not `-` alone or a negative number.
+    private static func isOption(_ argument: String) -> Bool {
+        argument.hasPrefix("-") && argument != "-" && Int(argument) == nil
+    }
+
+    /// The words of a line, split at white space outside quotes.
+    static func words(in line: String) throws -> [String] {
+        var words: [String] = []
+        var word: String?
+        var quote: Character?
+        for character in line {
+            if let open = quote {
+                if character == open { quote = nil } else { word?.append(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                word = word ?? ""
+            } else if character.isWhitespace {
+                if let finished = word { words.append(finished) }
+                word = nil
+            } else {
+                word = (word ?? "") + String(character)
+            }
+        }
+        guard quote == nil else { throw CommandLineError.unterminatedQuote }
+        if let word { words.append(word) }
+        return words
+    }
+}

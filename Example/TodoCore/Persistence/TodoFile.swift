@@ -1,0 +1,51 @@
+import Foundation
+
+/// Where `todo` keeps its state: a `.json` file, plus two companions beside it.
+///
+/// The file is `--file PATH` if given, else `$TODO_FILE`, else `todos.json`
+/// in the current directory. ``FileStateStorage`` keeps an archive as
+/// `<directory>/<key>.json`, so the file's directory is the storage's and
+/// its name without `.json` is the key; the filter and the undo history live
+/// in `<key>.filter.json` and `<key>.history.json` beside it.
+public struct TodoFile: Equatable, Sendable {
+    /// The environment variable that names the file when `--file` is not given.
+    public static let environmentVariable = "TODO_FILE"
+
+    /// The file used when neither `--file` nor the environment names one, in the current directory.
+    public static let defaultName = "todos.json"
+
+    /// The file, as an absolute URL.
+    public let url: URL
+
+    /// A todo file at `path`, relative to the current directory unless absolute.
+    ///
+    /// - Throws: ``CommandLineError/invalidFile(_:reason:)`` when the name does not end in `.json`.
+    public init(path: String) throws {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        guard url.lastPathComponent.hasSuffix(".json"), url.lastPathComponent.count > ".json".count else {
+            throw CommandLineError.invalidFile(path, reason: "its name must end in .json, as in todos.json")
+        }
+        self.url = url
+    }
+
+    /// The file named by the `--file` option, else by the environment, else the default.
+    public static func resolve(option: String?, environment: [String: String]) throws -> TodoFile {
+        if let option { return try TodoFile(path: option) }
+        if let path = environment[environmentVariable], !path.isEmpty { return try TodoFile(path: path) }
+        return try TodoFile(path: defaultName)
+    }
+
+    /// The file's path.
+    public var path: String { url.path }
+
+    /// The directory of the storage: the file's.
+    public var directory: URL { url.deletingLastPathComponent() }
+
+    /// The key of the items' archive: the file name without `.json`.
+    public var key: String { String(url.lastPathComponent.dropLast(".json".count)) }
+
+    /// The path of the file that holds the archive of `key`, in the same directory.
+    public func path(ofArchive key: String) -> String {
+        directory.appendingPathComponent(key + ".json").path
+    }
+}

@@ -1,0 +1,31 @@
+import Fluxion
+
+/// Keeps the lists `undo` can go back to.
+///
+/// After every action that can change the list, it waits for ``TodoStore``
+/// and records the new list; when it differs from the one it saw last, that
+/// one becomes undoable (see ``History``). An action the list rejected
+/// rethrows through `waitFor`, so it records nothing, and neither does one
+/// that changed nothing (`done` on a done item). For `undo`, ``TodoStore``
+/// restores ``History/previous`` and this store then drops it.
+public final class HistoryStore: Store<History>, @unchecked Sendable {  // locked by Store
+    /// Creates the store with nothing to undo, starting from `list`; a persisted history replaces it.
+    public init(tracking list: TodoList) { super.init(initialState: History(present: list)) }
+
+    override public class var handlers: HandlerTable<History> {
+        HandlerTable()
+            .on(.addTodo, HistoryStore.record)
+            .on(.completeTodo, HistoryStore.record)
+            .on(.clearCompleted, HistoryStore.record)
+            .on(.importFinished, HistoryStore.record)
+            .on(.undo, HistoryStore.stepBack)
+    }
+
+    func record<Payload>(_ history: inout History, _ action: Action<Payload>) throws {
+        history.record(try waitFor(TodoStore.self).state)
+    }
+
+    func stepBack(_ history: inout History, _ action: Action<Void>) throws {
+        history.stepBack(to: try waitFor(TodoStore.self).state)
+    }
+}

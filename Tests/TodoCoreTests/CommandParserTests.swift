@@ -1,0 +1,65 @@
+import Testing
+
+@testable import TodoCore
+
+@Suite struct CommandParserTests {
+    @Test func parsesEachCommand() throws {
+        let cases: [([String], Command?)] = [
+            ([], nil),
+            (["add", "Buy milk"], .add("Buy milk")),
+            (["add", "Buy", "milk"], .add("Buy milk")),
+            (["list"], .list),
+            (["done", "2"], .done(2)),
+            (["undo"], .undo),
+            (["filter", "active"], .filter(.active)),
+            (["clear-completed"], .clearCompleted),
+            (["stats"], .stats),
+            (["import", "todos.json"], .importFile("todos.json")),
+            (["help"], .help),
+            (["quit"], .quit),
+            (["exit"], .quit),
+        ]
+        for (arguments, command) in cases {
+            #expect(try CommandParser.parse(arguments: arguments).command == command, "\(arguments)")
+        }
+    }
+
+    @Test func takesOptionsAnywhereBeforeADoubleDash() throws {
+        let invocation = try CommandParser.parse(arguments: ["add", "--verbose", "Buy", "--file", "a.json", "milk"])
+        #expect(invocation == Invocation(file: "a.json", isVerbose: true, command: .add("Buy milk")))
+        #expect(
+            try CommandParser.parse(arguments: ["--file=b.json", "-i"])
+                == Invocation(file: "b.json", isInteractive: true))
+        #expect(try CommandParser.parse(arguments: ["add", "--", "--verbose"]).command == .add("--verbose"))
+        #expect(try CommandParser.parse(arguments: ["-h"]).command == .help)
+    }
+
+    @Test func takesANegativeNumberAsAnArgument() throws {
+        #expect(try CommandParser.parse(arguments: ["done", "-1"]).command == .done(-1))
+    }
+
+    @Test(arguments: [
+        (["frob"], CommandLineError.unknownCommand("frob"), Int32(2)),
+        (["--colour"], .unknownOption("--colour"), 2),
+        (["add"], .missingArgument(command: "add", argument: "a title"), 2),
+        (["done"], .missingArgument(command: "done", argument: "an item number"), 2),
+        (["done", "two"], .notANumber(command: "done", argument: "two"), 2),
+        (["done", "1", "2"], .unexpectedArgument(command: "done", argument: "2"), 2),
+        (["list", "all"], .unexpectedArgument(command: "list", argument: "all"), 2),
+        (["filter"], .missingArgument(command: "filter", argument: "all, active or completed"), 2),
+        (["filter", "someday"], .unknownFilter("someday"), 1),
+        (["--file"], .missingArgument(command: "--file", argument: "a file path"), 2),
+    ])
+    func rejectsBadArguments(arguments: [String], error: CommandLineError, status: Int32) {
+        #expect(throws: error) { try CommandParser.parse(arguments: arguments) }
+        #expect(error.exitStatus == status)
+    }
+
+    @Test func splitsALineIntoWordsKeepingQuotedSpaces() throws {
+        #expect(try CommandParser.words(in: #"  add "Buy  milk" 'at 5'  "#) == ["add", "Buy  milk", "at 5"])
+        #expect(try CommandParser.words(in: #"add """#) == ["add", ""])
+        #expect(try CommandParser.parse(line: "   ") == nil)
+        #expect(try CommandParser.parse(line: "add Call mom") == .add("Call mom"))
+        #expect(throws: CommandLineError.unterminatedQuote) { try CommandParser.parse(line: #"add "Buy"#) }
+    }
+}

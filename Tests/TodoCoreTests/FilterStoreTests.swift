@@ -1,0 +1,26 @@
+import Fluxion
+import Foundation
+import Testing
+import TodoCore
+
+@Suite struct FilterStoreTests {
+    @Test func setsAndPersistsTheFilter() throws {
+        let storage = InMemoryStateStorage()
+        let first = try TestApp(storage: storage)
+        #expect(first.app.filter.state == .all)
+        try first.app.dispatcher.dispatch(.setFilter, payload: .completed)
+        first.app.dispatcher.flush()
+        #expect(try TestApp(storage: storage).app.filter.state == .completed)
+    }
+
+    @Test func aCorruptArchiveIsReportedAndTheStoresStartEmpty() throws {
+        let storage = InMemoryStateStorage(["todos": Data("{oops".utf8), "todos.filter": Data("[]".utf8)])
+        let test = try TestApp(storage: storage)
+        #expect(test.titles == [])
+        #expect(test.app.filter.state == .all)
+        let keys = test.errors.values.compactMap { error -> String? in
+            if case .corruptArchive(let key, _, _) = error { key } else { nil }
+        }
+        #expect(keys.sorted() == ["todos", "todos.filter"])
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// What one run of `todo` did.
+struct TodoRun: CustomStringConvertible {
+    let status: Int32
+    /// Whether it exited, rather than dying of a signal (a crash).
+    let exited: Bool
+    let output: String
+    let errors: String
+
+    var description: String {
+        "status \(status)\nstdout:\n\(output)\nstderr:\n\(errors)"
+    }
+}
+
+/// A temporary directory to run the built `todo` executable in, as a subprocess.
+///
+/// The runs' current directory is `work/` inside it, so a test that uses the
+/// default file never touches the repository; their output is captured in
+/// files beside it, so nothing can fill a pipe.
+struct TodoSandbox {
+    let root: URL
+    /// The current directory of the runs.
+    let work: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("TodoTests-\(UUID().uuidString)")
+        work = root.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// The path of `name` in the current directory of the runs.
+    func path(_ name: String) -> String {
+        work.appendingPathComponent(name).path
+    }
+
+    /// Writes `contents` to `name` in the current directory of the runs.
+    func write(_ contents: String, to name: String) throws {
+        let url = work.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: url)
+    }
+
+    func contents(of name: String) throws -> String {
+        String(decoding: try Data(contentsOf: work.appendingPathComponent(name)), as: UTF8.self)
+    }
+
+    /// The names of the files in the current directory of the runs, sorted.
+    func fileNames(in directory: String = "") -> [String] {
+        let path = directory.isEmpty ? work.path : self.path(directory)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+
+    /// Runs `todo` with `arguments`, standard input from `input` (or empty), and `$TODO_FILE` unset unless given.
+    func run(_ arguments: String..., input: String = "", environment: [String: String] = [:]) throws -> TodoRun {
+        try run(arguments, input: input, environment: environment)
+    }
+
+    /// Runs `todo` with `arguments`; see ``run(_:input:environment:)``.
+    func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> TodoRun {
+        let id = UUID().uuidString
+        let inputURL = root.appendingPathComponent("\(id).in")
+        let outputURL = root.appendingPathComponent("\(id).out")
+        let errorsURL = root.appendingPathComponent("\(id).err")
+        try Data(input.utf8).write(to: inputURL)
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
+        let stdin = try FileHandle(forReadingFrom: inputURL)
+        let stdout = try FileHandle(forWritingTo: outputURL)
+        let stderr = try FileHandle(forWritingTo: errorsURL)
+        defer {
+            try? stdin.close()
+            try? stdout.close()
+            try? stderr.close()
+        }
+
+        let process = Process()
+        process.executableURL = try Self.executable()
+        process.arguments = arguments
+        process.currentDirectoryURL = work
+        var variables = ProcessInfo.processInfo.environment
+        variables["TODO_FILE"] = nil
+        // NB: under ThreadSanitizer, a process that exits with other threads alive (libdispatch's
+        // workers) sleeps 1 s first, to catch races at exit; that would make this suite last ~40 s.
+        variables["TSAN_OPTIONS"] = [variables["TSAN_OPTIONS"], "atexit_sleep_ms=0"].compactMap { $0 }
+            .joined(separator: " ")
+        variables.merge(environment) { _, given in given }
+        process.environment = variables
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        process.waitUntilExit()
+        return TodoRun(
+            status: process.terminationStatus,
+            exited: process.terminationReason == .exit,
+            output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+            errors: String(decoding: try Data(contentsOf: errorsURL), as: UTF8.self)
+        )
+    }
+
+    /// The `todo` executable built beside the test binary: `.build/<triple>/debug/todo`.
+    ///
+    /// The same search as `FluxionTests`' for `FluxionCrashWriter`: on Linux
+    /// the tests are an executable in the products directory; on Apple
+    /// platforms a bundle loaded by `xctest`, beside the products.
+    static func executable() throws -> URL {
+        var directories: [URL] = []
+        if let executable = Bundle.main.executableURL {
+            directories.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        directories.append(
+            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent())
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            directories.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        let candidates = directories.map { $0.appendingPathComponent("todo") }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw MissingExecutable(searched: candidates.map(\.path))
+        }
+        return found
+    }
+}
+
+struct MissingExecutable: Error, CustomStringConvertible {
+    let searched: [String]
+    var description: String { "the todo executable was not built next to the tests; looked at \(searched)" }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+
+/// Runs the built `todo` executable, as a user would, each test in its own temporary directory.
+@Suite struct TodoCommandLineTests {
+    @Test func anAddedItemIsListed() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        let added = try sandbox.run("add", "Buy milk")
+        #expect(added.status == 0, "\(added)")
+        #expect(added.output == "1. [ ] Buy milk\n")
+        let listed = try sandbox.run("list")
+        #expect(listed.status == 0, "\(listed)")
+        #expect(listed.output == "1. [ ] Buy milk\n")
+        #expect(listed.errors == "")
+    }
+
+    @Test func doneUpdatesTheStats() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        _ = try sandbox.run("add", "Buy milk")
+        _ = try sandbox.run("add", "Walk", "the", "dog")
+        #expect(try sandbox.run("stats").output == "2 items, 0 done, 2 left\n")
+        let done = try sandbox.run("done", "2")
+        #expect(done.status == 0, "\(done)")
+        #expect(done.output == "1. [ ] Buy milk\n2. [x] Walk the dog\n")
+        #expect(try sandbox.run("stats").output == "2 items, 1 done, 1 left\n")
+    }
+
+    @Test func undoRestoresTheListBeforeTheLastChange() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        _ = try sandbox.run("add", "Buy milk")
+        _ = try sandbox.run("add", "Walk the dog")
+        _ = try sandbox.run("done", "1")
+        #expect(try sandbox.run("undo").output == "1. [ ] Buy milk\n2. [ ] Walk the dog\n")
+        #expect(try sandbox.run("undo").output == "1. [ ] Buy milk\n")
+        #expect(try sandbox.run("stats").output == "1 item, 0 done, 1 left\n")
+        _ = try sandbox.run("undo")
+        let nothing = try sandbox.run("undo")
+        #expect(nothing.status == 1)
+        #expect(nothing.errors == "todo: there is nothing to undo\n")
+    }
+
+    @Test func stateSurvivesBetweenRunsInTheFileGiven() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        let file = sandbox.path("lists/home.json")
+        _ = try sandbox.run("--file", file, "add", "Buy milk")
+        _ = try sandbox.run("filter", "active", "--file", file)
+        #expect(sandbox.fileNames(in: "lists") == ["home.filter.json", "home.history.json", "home.json"])
+        #expect(sandbox.fileNames() == ["lists"])
+        #expect(try sandbox.contents(of: "lists/home.json").contains("Buy milk"))
+
+        let listed = try sandbox.run("list", "--file=\(file)")
+        #expect(listed.output == "1. [ ] Buy milk\n")
+        #expect(try sandbox.run("list").output == "No todos.\n")  // the default file is another list
+    }
+
+    @Test func theEnvironmentVariableNamesTheFile() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        let environment = ["TODO_FILE": sandbox.path("env.json")]
+        _ = try sandbox.run("add", "Buy milk", environment: environment)
+        #expect(sandbox.fileNames().contains("env.json"))
+        #expect(try sandbox.run("list", environment: environment).output == "1. [ ] Buy milk\n")
+        let overridden = try sandbox.run("list", "--file", sandbox.path("other.json"), environment: environment)
+        #expect(overridden.output == "No todos.\n")
+    }
+
+    @Test func theDefaultFileIsInTheCurrentDirectory() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        _ = try sandbox.run("add", "Buy milk")
+        #expect(sandbox.fileNames() == ["todos.history.json", "todos.json"])
+    }
+
+    @Test func aCorruptFileIsReportedKeptAsideAndTheListStartsEmpty() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        try sandbox.write("{not json", to: "todos.json")
+        let listed = try sandbox.run("list")
+        #expect(listed.status == 0, "\(listed)")
+        #expect(listed.output == "No todos.\n")
+        let aside = try #require(sandbox.fileNames().first { $0.hasPrefix("todos.json.corrupt-") }, "\(listed)")
+        #expect(try sandbox.contents(of: aside) == "{not json")
+        #expect(listed.errors.hasPrefix("todo: \(sandbox.path("todos.json")) is corrupt"), "\(listed)")
+        #expect(listed.errors.contains("kept aside as \(sandbox.path(aside))"), "\(listed)")
+        #expect(listed.errors.contains("starting with an empty list"), "\(listed)")
+
+        let added = try sandbox.run("add", "Buy milk")
+        #expect(added.status == 0)
+        #expect(added.errors == "")
+        #expect(try sandbox.contents(of: aside) == "{not json")
+    }
+
+    struct BadInput: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        let message: String
+        let status: Int32
+        var testDescription: String { "todo \(arguments.joined(separator: " "))" }
+    }
+
+    @Test(arguments: [
+        BadInput(arguments: ["frob"], message: "todo: unknown command 'frob'", status: 2),
+        BadInput(arguments: ["done", "99"], message: "todo: there is no item 99", status: 1),
+        BadInput(arguments: ["add", ""], message: "todo: a todo needs a title", status: 1),
+        BadInput(arguments: ["add", "  "], message: "todo: a todo needs a title", status: 1),
+        BadInput(
+            arguments: ["filter", "someday"], message: "todo: unknown filter 'someday'; use all, active or completed",
+            status: 1),
+        BadInput(arguments: ["add"], message: "todo: 'add' needs a title", status: 2),
+        BadInput(arguments: ["done"], message: "todo: 'done' needs an item number", status: 2),
+        BadInput(arguments: ["done", "two"], message: "todo: 'done' needs an item number, not 'two'", status: 2),
+        BadInput(arguments: ["list", "all"], message: "todo: 'list' does not take the argument 'all'", status: 2),
+        BadInput(arguments: ["--colour", "list"], message: "todo: unknown option '--colour'", status: 2),
+        BadInput(arguments: ["import", "missing.json"], message: "todo: could not import", status: 1),
+        BadInput(arguments: ["--file", "todos.txt", "list"], message: "todo: cannot use 'todos.txt'", status: 2),
+    ])
+    func badInputGetsAMessageAndAnExitStatus(input: BadInput) throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        _ = try sandbox.run("add", "Buy milk")
+        let run = try sandbox.run(input.arguments)
+        #expect(run.exited, "\(run)")
+        #expect(run.status == input.status, "\(run)")
+        #expect(run.errors.hasPrefix(input.message), "\(run)")
+        #expect(run.output == "", "\(run)")
+        #expect(try sandbox.run("list").output == "1. [ ] Buy milk\n")
+    }
+
+    @Test func withoutArgumentsOrATerminalItPrintsTheHelp() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        let run = try sandbox.run()
+        #expect(run.status == 0, "\(run)")
+        #expect(run.output.hasPrefix("usage: todo"))
+        #expect(sandbox.fileNames() == [])
+        #expect(try sandbox.run("help").output == run.output)
+    }
+
+    @Test func theFilterChoosesTheItemsShown() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        _ = try sandbox.run("add", "Buy milk")
+        _ = try sandbox.run("add", "Walk the dog")
+        _ = try sandbox.run("done", "1")
+        #expect(try sandbox.run("filter", "active").output == "2. [ ] Walk the dog\n(filter: active; 1 hidden)\n")
+        #expect(try sandbox.run("list").output == "2. [ ] Walk the dog\n(filter: active; 1 hidden)\n")
+        #expect(try sandbox.run("filter", "completed").output == "1. [x] Buy milk\n(filter: completed; 1 hidden)\n")
+        #expect(try sandbox.run("filter", "all").output == "1. [x] Buy milk\n2. [ ] Walk the dog\n")
+    }
+
+    @Test func clearCompletedRemovesTheItemsDone() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        _ = try sandbox.run("add", "Buy milk")
+        _ = try sandbox.run("add", "Walk the dog")
+        _ = try sandbox.run("done", "1")
+        #expect(try sandbox.run("clear-completed").output == "1. [ ] Walk the dog\n")
+        #expect(try sandbox.run("undo").output == "1. [x] Buy milk\n2. [ ] Walk the dog\n")
+    }
+
+    @Test func importAddsTheTodosOfAFile() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        try sandbox.write(#"[{"title": "Buy milk"}, {"title": "Walk the dog", "isDone": true}]"#, to: "in.json")
+        let imported = try sandbox.run("import", "in.json")
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.output == "1. [ ] Buy milk\n2. [x] Walk the dog\n")
+        #expect(try sandbox.run("stats").output == "2 items, 1 done, 1 left\n")
+
+        try sandbox.write(#"{"title": "Buy milk"}"#, to: "bad.json")
+        let rejected = try sandbox.run("import", "bad.json")
+        #expect(rejected.status == 1)
+        #expect(rejected.errors.hasPrefix("todo: could not import \(sandbox.path("bad.json")): it is not a JSON list"))
+        #expect(try sandbox.run("undo").output == "No todos.\n")
+    }
+
+    @Test func verbosePrintsEachActionAndWhatItChanged() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        let run = try sandbox.run("--verbose", "add", "Buy milk")
+        #expect(run.status == 0)
+        #expect(run.output == "1. [ ] Buy milk\n")
+        #expect(run.errors.contains("addTodo(\"Buy milk\") → TodoStore\n  items[0]: + [ ] Buy milk\n"), "\(run)")
+        #expect(run.errors.contains("addTodo(\"Buy milk\") → StatsStore\n  total: 0 → 1\n"), "\(run)")
+        let failed = try sandbox.run("-v", "done", "7")
+        #expect(failed.errors.contains("completeTodo(7) → TodoStore\n  rejected: there is no item 7\n"), "\(failed)")
+    }
+
+    @Test func theInteractiveModeShowsTheListAfterEachCommand() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        _ = try sandbox.run("add", "Buy milk")
+        let session = try sandbox.run(
+            "--interactive", input: "add \"Walk the dog\"\n\ndone 2\ndone 9\nfrobnicate\nstats\nquit\nadd never\n")
+        #expect(session.status == 0, "\(session)")
+        #expect(
+            session.output == """
+                1. [ ] Buy milk
+                1. [ ] Buy milk
+                2. [ ] Walk the dog
+                1. [ ] Buy milk
+                2. [x] Walk the dog
+                2 items, 1 done, 1 left
+
+                """)
+        #expect(session.errors == "todo: there is no item 9\ntodo: unknown command 'frobnicate'\n")
+        #expect(try sandbox.run("list").output == "1. [ ] Buy milk\n2. [x] Walk the dog\n")
+    }
+
+    @Test func theInteractiveModeEndsWithItsInput() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        let session = try sandbox.run("-i", input: "add Buy milk")
+        #expect(session.status == 0, "\(session)")
+        #expect(session.output == "No todos.\n1. [ ] Buy milk\n")
+        #expect(try sandbox.run("list").output == "1. [ ] Buy milk\n")
+    }
+}
