@@ -45,8 +45,7 @@ struct TodoProgram {
         } catch {
             return fail(CommandLineError.invalidFile(file.path, reason: "\(error)"))
         }
-        let logger = ChangeLogger(write: Console.log)
-        if invocation.isVerbose { logger.log(app.dispatcher) }
+        if invocation.isVerbose { app.dispatcher.add(LoggingMiddleware(write: Console.log)) }
         let view = ListView(app: app, write: Console.print)
         view.startObserving()
         let runner = CommandRunner(app: app)
@@ -63,7 +62,7 @@ struct TodoProgram {
         }
         // NB: saves run off the main thread; write what is pending before the process ends.
         await app.dispatcher.flush()
-        withExtendedLifetime((logger, view)) {}  // NB: the observers live as long as their owners
+        withExtendedLifetime(view) {}  // NB: the view's observers live as long as it does
         return reporter.hasSaveFailed ? max(status, 1) : status
     }
 

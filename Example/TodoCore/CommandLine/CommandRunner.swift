@@ -30,7 +30,10 @@ public struct CommandRunner: Sendable {
         case .clearCompleted:
             try dispatcher.dispatch(.clearCompleted)
         case .importFile(let path):
-            try await TodoImporter.importTodos(from: URL(fileURLWithPath: path), into: dispatcher)
+            // An async action creator: the import runs in its own task; its outcome is one action.
+            try await dispatcher.dispatchTask { dispatcher in
+                try await TodoImporter.importTodos(from: URL(fileURLWithPath: path), into: dispatcher)
+            }.value
         case .list:
             return TodoRenderer.list(app.todos.state, filter: app.filter.state)
         case .stats:
