@@ -76,13 +76,34 @@ extension Store {
         sendingCurrentState: Bool = false,
         _ handler: @escaping @Sendable (ValueChange<Value>) -> Void
     ) -> ObservationToken {
-        observe(
-            selecting: { $0[keyPath: keyPath] },
-            isEqual: { $0 == $1 },
-            on: queue,
-            sendingCurrentState: sendingCurrentState,
-            onChange: handler
-        )
+        guard queue == nil else {
+            return observe(
+                selecting: { $0[keyPath: keyPath] },
+                isEqual: { $0 == $1 },
+                on: queue,
+                sendingCurrentState: sendingCurrentState,
+                onChange: handler
+            )
+        }
+        return observeGrouped(keyPath, sendingCurrentState: sendingCurrentState, handler)
+    }
+
+    /// A key-path token observer that shares one comparison with the others of its key path.
+    @usableFromInline
+    final func observeGrouped<Value: Equatable & Sendable>(
+        _ keyPath: KeyPath<State, Value> & Sendable,
+        sendingCurrentState: Bool,
+        _ handler: @escaping @Sendable (ValueChange<Value>) -> Void
+    ) -> ObservationToken {
+        let observer = KeyPathObserver(store: self, keyPath: keyPath, body: handler)
+        let join = {
+            let released = self.lock.withLock { observer.join() }
+            withExtendedLifetime(released) {}  // NB: released outside the lock
+            if sendingCurrentState { observer.sendCurrentValue(of: self.state) }
+        }
+        // NB: joining and the first call happen within the dispatch turn, so no change comes in between.
+        if sendingCurrentState, let dispatcher { dispatcher.withTurn(join) } else { join() }
+        return ObservationToken(observer, lock: lock)
     }
 
     /// Calls `handler` when the value `select` picks from the state changes, by `isEqual`,

@@ -49,6 +49,10 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // mutable
     @exclusivity(unchecked) private final var isForwarding = false
     /// The state before the running batch, while one runs; owned by the dispatch turn.
     @exclusivity(unchecked) private final var batchOrigin: State?
+    /// How many changes were committed, each with its observers; guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) final var commitSerial: UInt64 = 0
+    /// The key-path observer groups, by key path; guarded by `lock`. See `KeyPathObserverGroup`.
+    @exclusivity(unchecked) final var keyPathGroups: [AnyKeyPath: AnyObserver] = [:]
     /// The change the last handler made, until it is delivered; owned by the dispatch turn.
     @usableFromInline @exclusivity(unchecked) final var pendingChange: PendingChange<State>?
 
@@ -202,12 +206,17 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // mutable
 
     @usableFromInline
     final func add(_ observer: Observer<State>) {
-        let released = lock.withLock {
-            observer.slot = observers.count
-            observers.append(observer)
-            return observers.count >= compactionThreshold ? compactObservers() : nil
-        }
+        let released = lock.withLock { append(observer) }
         withExtendedLifetime(released) {}  // NB: gone observers are released here, outside the lock
+    }
+
+    /// Appends an observer to the list; call under `lock`.
+    ///
+    /// - Returns: What compaction let go of, if it ran, for the caller to release after unlocking.
+    final func append(_ observer: AnyObserver) -> Compaction? {
+        observer.slot = observers.count
+        observers.append(observer)
+        return observers.count >= compactionThreshold ? compactObservers() : nil
     }
 
     /// Empties a cancelled observer's slot in O(1), compacting the list when half of it is empty; call under `lock`.
@@ -275,9 +284,13 @@ extension Store: StoreRuntime {
             withExtendedLifetime(restored) {}  // NB: the abandoned state is released outside the lock
             return
         }
-        let (observers, isRead) = lock.withLock { (self.observers, self.isRead) }
+        let (observers, isRead, serial) = lock.withLock {
+            commitSerial &+= 1
+            return (self.observers, self.isRead, commitSerial)
+        }
         guard !observers.isEmpty || isRead else { return }
-        pendingChange = PendingChange(oldState: origin, error: nil, observers: observers, isRead: isRead)
+        pendingChange = PendingChange(
+            oldState: origin, error: nil, observers: observers, isRead: isRead, serial: serial)
         deliverPendingChange(for: action)
     }
 
@@ -301,6 +314,8 @@ extension Store: StoreRuntime {
         swap(&currentState, &state)
         let observers = self.observers
         let isRead = self.isRead
+        commitSerial &+= 1
+        let serial = commitSerial
         lock.unlock()
         // NB: `state` now holds the old state; it is released here, outside the lock,
         // since releasing it may run the deinit of an object it refers to.
@@ -308,7 +323,8 @@ extension Store: StoreRuntime {
             withExtendedLifetime(state) {}
             return HandlerOutcome(error: nil, isObserved: false)
         }
-        pendingChange = PendingChange(oldState: state, error: nil, observers: observers, isRead: isRead)
+        pendingChange = PendingChange(
+            oldState: state, error: nil, observers: observers, isRead: isRead, serial: serial)
         return HandlerOutcome(error: nil, isObserved: true)
     }
 
@@ -316,9 +332,13 @@ extension Store: StoreRuntime {
     @usableFromInline
     final func reject(_ error: any Error) -> HandlerOutcome {
         // NB: a rejected change leaves the state as it was: observation tracking has nothing to hear.
-        let observers = lock.withLock { self.observers }
+        let (observers, serial) = lock.withLock {
+            commitSerial &+= 1
+            return (self.observers, commitSerial)
+        }
         guard !observers.isEmpty else { return HandlerOutcome(error: error, isObserved: false) }
-        pendingChange = PendingChange(oldState: currentState, error: error, observers: observers, isRead: false)
+        pendingChange = PendingChange(
+            oldState: currentState, error: error, observers: observers, isRead: false, serial: serial)
         return HandlerOutcome(error: error, isObserved: true)
     }
 
@@ -327,7 +347,8 @@ extension Store: StoreRuntime {
     final func deliverPendingChange(for action: AnyAction) {
         guard let pending = pendingChange.take() else { return }
         let change = StoreChange(
-            oldState: pending.oldState, newState: currentState, action: action, error: pending.error)
+            oldState: pending.oldState, newState: currentState, action: action, error: pending.error,
+            serial: pending.serial)
         var sawGone = false
         for case let observer? in pending.observers {
             // NB: a `Store<State>` lists only `Observer<State>`s.
@@ -360,12 +381,18 @@ struct PendingChange<State: Sendable> {
     @usableFromInline let observers: ContiguousArray<AnyObserver?>
     /// Whether to tell observation tracking: the state was read, and the handler did not throw.
     @usableFromInline let isRead: Bool
+    /// The store's commit count when the change was committed.
+    @usableFromInline let serial: UInt64
 
     @usableFromInline
-    init(oldState: State, error: (any Error)?, observers: ContiguousArray<AnyObserver?>, isRead: Bool) {
+    init(
+        oldState: State, error: (any Error)?, observers: ContiguousArray<AnyObserver?>, isRead: Bool,
+        serial: UInt64
+    ) {
         self.oldState = oldState
         self.error = error
         self.observers = observers
         self.isRead = isRead
+        self.serial = serial
     }
 }

@@ -21,13 +21,25 @@ public struct StoreChange<State: Sendable>: Sendable {
     /// rather than a change: ``oldState`` and ``newState`` are then both the current state.
     public let isCurrentState: Bool
 
+    /// The store's count of committed changes when this one was committed; 0 when unknown.
+    ///
+    /// An observer that joined after that count was reached must not hear this change.
+    @usableFromInline let serial: UInt64
+
     /// Creates a change.
     public init(oldState: State, newState: State, action: AnyAction, error: (any Error)? = nil) {
+        self.init(oldState: oldState, newState: newState, action: action, error: error, serial: 0)
+    }
+
+    /// Creates a change with its serial number.
+    @usableFromInline
+    init(oldState: State, newState: State, action: AnyAction, error: (any Error)?, serial: UInt64) {
         self.oldState = oldState
         self.newState = newState
         self.action = action
         self.error = error
         self.isCurrentState = false
+        self.serial = serial
     }
 
     /// The first call of an observer that asked for the current state.
@@ -38,5 +50,6 @@ public struct StoreChange<State: Sendable>: Sendable {
         self.action = .currentState
         self.error = nil
         self.isCurrentState = true
+        self.serial = 0
     }
 }

@@ -1,0 +1,101 @@
+/// The token observers of one key path of one store, as one observer in the store's list.
+///
+/// Each change reads the key path's value before and after once, compares it
+/// once, and only when it changed calls the members: a thousand observers of
+/// a field a dispatch leaves alone cost one comparison, not a thousand.
+final class KeyPathObserverGroup<State: Sendable, Value: Equatable & Sendable>: Observer<State>,
+    @unchecked Sendable
+{  // `members` guarded by the store's lock
+    private let keyPath: KeyPath<State, Value>
+    @exclusivity(unchecked) private(set) var members: [KeyPathObserver<State, Value>] = []
+
+    init(_ keyPath: KeyPath<State, Value>) {
+        self.keyPath = keyPath
+    }
+
+    /// Adds a member; call under the store's lock.
+    func join(_ member: KeyPathObserver<State, Value>) {
+        members.append(member)
+    }
+
+    /// Removes a member; call under the store's lock. Returns whether the group is now empty.
+    func leave(_ member: KeyPathObserver<State, Value>) -> Bool {
+        members.removeAll { $0 === member }
+        return members.isEmpty
+    }
+
+    override func notify(_ change: StoreChange<State>, lock: Lock) -> Bool {
+        let oldValue = change.oldState[keyPath: keyPath]
+        let newValue = change.newState[keyPath: keyPath]
+        guard oldValue != newValue else { return true }
+        let members = lock.withLock { self.members }
+        let valueChange = ValueChange(oldValue: oldValue, newValue: newValue, action: change.action)
+        for member in members where member.joinedAt < change.serial {
+            member.notify(valueChange, lock: lock)
+        }
+        return true
+    }
+
+    override func isGone(keepingOwnerIn owners: inout [AnyObject]) -> Bool { members.isEmpty }
+}
+
+/// One token observer of a key path, a member of its store's group for that key path.
+final class KeyPathObserver<State: Sendable, Value: Equatable & Sendable>: Cancellable, @unchecked Sendable {  // store lock
+    // NB: strong references, as for `TokenObserver`: the token cancels at the latest when released.
+    private let store: Store<State>
+    private let keyPath: KeyPath<State, Value>
+    private let body: @Sendable (ValueChange<Value>) -> Void
+    /// The store's commit count when this observer joined: it hears only later changes.
+    @exclusivity(unchecked) private(set) var joinedAt: UInt64 = 0
+    @exclusivity(unchecked) private var group: KeyPathObserverGroup<State, Value>?
+    @exclusivity(unchecked) private var isCancelled = false
+
+    init(store: Store<State>, keyPath: KeyPath<State, Value>, body: @escaping @Sendable (ValueChange<Value>) -> Void) {
+        self.store = store
+        self.keyPath = keyPath
+        self.body = body
+    }
+
+    /// Joins the store's group for the key path, making it if needed; call under the store's lock.
+    ///
+    /// - Returns: What registering a new group let go of, for the caller to release after unlocking.
+    func join() -> Compaction? {
+        joinedAt = store.commitSerial
+        if let group = store.keyPathGroups[keyPath] as? KeyPathObserverGroup<State, Value> {
+            group.join(self)
+            self.group = group
+            return nil
+        }
+        let group = KeyPathObserverGroup<State, Value>(keyPath)
+        group.join(self)
+        self.group = group
+        store.keyPathGroups[keyPath] = group
+        return store.append(group)
+    }
+
+    /// Calls the observer unless it was cancelled.
+    func notify(_ change: ValueChange<Value>, lock: Lock) {
+        // NB: read under the lock for each change, so no call follows a finished `cancel()`.
+        guard !lock.withLock({ isCancelled }) else { return }
+        body(change)
+    }
+
+    /// Calls the observer with the current value, as its first call.
+    func sendCurrentValue(of state: State) {
+        let value = state[keyPath: keyPath]
+        body(ValueChange(oldValue: value, newValue: value, action: .currentState))
+    }
+
+    func cancel() {
+        store.lock.lock()
+        var released: Compaction?
+        if let group, group.leave(self) {
+            store.keyPathGroups[keyPath] = nil
+            released = store.vacate(group.slot)
+        }
+        isCancelled = true
+        group = nil
+        store.lock.unlock()
+        withExtendedLifetime(released) {}  // NB: released outside the lock
+    }
+}
