@@ -45,7 +45,7 @@ struct TodoProgram {
         } catch {
             return fail(CommandLineError.invalidFile(file.path, reason: "\(error)"))
         }
-        if invocation.isVerbose { app.dispatcher.add(LoggingMiddleware(write: Console.log)) }
+        if invocation.isVerbose { app.dispatcher.addMiddleware(LoggingMiddleware(write: Console.log)) }
         let view = ListView(app: app, write: Console.print)
         view.startObserving()
         let runner = CommandRunner(app: app)

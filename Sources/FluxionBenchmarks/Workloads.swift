@@ -129,7 +129,7 @@ enum Workloads {
     /// W11: W1 through a chain of three middleware that pass every action on.
     static func middleware() throws -> Workload {
         let (dispatcher, store) = try counter()
-        for _ in 0..<3 { dispatcher.add(PassThrough()) }
+        for _ in 0..<3 { dispatcher.addMiddleware(PassThrough()) }
         return Workload("W11", ops: 1_000_000) { ops in
             for _ in 0..<ops { try? dispatcher.dispatch(.increment, payload: 1) }
             return store.state.count

@@ -72,7 +72,7 @@ private func makeDeadLetterStore(letters: Recorder<String>) throws -> (Dispatche
     @Test func anActionDroppedByMiddlewareIsNoDeadLetter() throws {
         let letters = Recorder<String>()
         let (dispatcher, _) = try makeDeadLetterStore(letters: letters)
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 action.name == ActionName<Int>.unhandled.rawValue ? [] : try next(action)
             })
@@ -88,7 +88,7 @@ private func makeDeadLetterStore(letters: Recorder<String>) throws -> (Dispatche
     @Test func anActionRenamedByMiddlewareIsJudgedByItsNewName() throws {
         let letters = Recorder<String>()
         let (dispatcher, store) = try makeDeadLetterStore(letters: letters)
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 guard action.name == ActionName<Int>.unhandled.rawValue else { return try next(action) }
                 return try next(AnyAction(name: ActionName<Int>.handled.rawValue, payload: action.payload))

@@ -66,4 +66,21 @@ final class ProbeQueueStore: Store<Int>, DefaultInitializable, @unchecked Sendab
         try #require(finished, "a replaced hook's captures were released under the dispatcher's lock")
         #expect(released.value)
     }
+
+    @Test func aReplacedPersistenceHookIsReleasedOutsideFluxionLocks() throws {
+        let dispatcher = Dispatcher()
+        let released = LockedBox(false)
+        do {
+            let probe = DeinitProbe {
+                _ = dispatcher.onPersistenceError
+                released.value = true
+            }
+            dispatcher.onPersistenceError = { _ in withExtendedLifetime(probe) {} }
+        }
+
+        let finished = finishesInTime { dispatcher.onPersistenceError = nil }
+
+        try #require(finished, "a replaced hook's captures were released under the persistence lock")
+        #expect(released.value)
+    }
 }

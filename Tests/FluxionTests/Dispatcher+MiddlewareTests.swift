@@ -120,9 +120,9 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
     @Test func middlewareRunsOutermostFirstAndItsAfterCodeInReverse() throws {
         let log = Recorder<String>()
         let (dispatcher, store) = try makeLogStore(log: log)
-        dispatcher.add(TracingMiddleware(tag: "a", log: log))
-        dispatcher.add(TracingMiddleware(tag: "b", log: log))
-        dispatcher.add(TracingMiddleware(tag: "c", log: log))
+        dispatcher.addMiddleware(TracingMiddleware(tag: "a", log: log))
+        dispatcher.addMiddleware(TracingMiddleware(tag: "b", log: log))
+        dispatcher.addMiddleware(TracingMiddleware(tag: "c", log: log))
 
         try dispatcher.dispatch(.add, payload: 1)
 
@@ -139,7 +139,7 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
         let log = Recorder<String>()
         let (dispatcher, store) = try makeLogStore(log: log)
         let seen = Recorder<String>()
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 seen.append("\(action.name) \(action.payload(as: Int.self) ?? -1) \(action.error == nil)")
                 return try next(action)
@@ -155,7 +155,7 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
     @Test func aMiddlewareCanRenameAnActionSoItReachesAnotherHandler() throws {
         let log = Recorder<String>()
         let (dispatcher, store) = try makeLogStore(log: log)
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 guard action.name == ActionName<Int>.add.rawValue else { return try next(action) }
                 return try next(AnyAction(name: ActionName<Int>.renamed.rawValue, payload: action.payload))
@@ -170,7 +170,7 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
     @Test func aMiddlewareCanReplaceThePayload() throws {
         let log = Recorder<String>()
         let (dispatcher, store) = try makeLogStore(log: log)
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 guard let value = action.payload(as: Int.self) else { return try next(action) }
                 return try next(AnyAction(name: action.name, payload: value * 100))
@@ -188,13 +188,13 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
         let observed = LockedBox(0)
         let token = store.observe { _ in observed.withValue { $0 += 1 } }
         let returned = Recorder<Int>()
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 let changes = try next(action)
                 returned.append(changes.count)
                 return changes
             })
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 action.name == ActionName<Int>.add.rawValue ? [] : try next(action)
             })
@@ -211,7 +211,7 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
     @Test func aDispatchFromAMiddlewareIsQueuedBehindTheCurrentActionInOrder() throws {
         let log = Recorder<String>()
         let (dispatcher, store) = try makeLogStore(log: log)
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 log.append("middleware \(action.name)")
                 guard action.name == ActionName<Int>.trigger.rawValue else { return try next(action) }
@@ -245,7 +245,7 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
         let log = Recorder<String>()
         let (dispatcher, _) = try makeLogStore(log: log)
         let reads = Recorder<[Int]>()
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 reads.append(try next.dispatcher.store(MiddlewareLogStore.self).state)
                 let changes = try next(action)
@@ -268,12 +268,12 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
             counts.append(changes.count)
             return changes
         }
-        dispatcher.add(recordingCount)
+        dispatcher.addMiddleware(recordingCount)
 
         try dispatcher.dispatch(.add, payload: 1)
-        let observing = dispatcher.add(ClosureMiddleware { action, next in try next(action) })
+        let observing = dispatcher.addMiddleware(ClosureMiddleware { action, next in try next(action) })
         try dispatcher.dispatch(.add, payload: 2)
-        dispatcher.remove(observing)
+        dispatcher.removeMiddleware(observing)
         try dispatcher.dispatch(.add, payload: 3)
 
         #expect(counts.values == [0, 1, 0])
@@ -291,7 +291,7 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
         let logStore = try dispatcher.store(MiddlewareLogStore.self)
         try dispatcher.dispatch(.both, payload: 2)
         let returned = LockedBox<[AnyStoreChange]>([])
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 let changes = try next(action)
                 returned.value = changes
@@ -320,7 +320,7 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
         let (dispatcher, store) = try makeLogStore(log: log)
         let observed = LockedBox(0)
         let token = store.observe { _ in observed.withValue { $0 += 1 } }
-        dispatcher.add(ClosureMiddleware { _, _ in throw TestError("refused") })
+        dispatcher.addMiddleware(ClosureMiddleware { _, _ in throw TestError("refused") })
 
         #expect(throws: TestError("refused")) { try dispatcher.dispatch(.add, payload: 1) }
 
@@ -339,7 +339,7 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
         let sum = try dispatcher.store(MiddlewareSumStore.self)
         let logStore = try dispatcher.store(MiddlewareLogStore.self)
         let caught = Recorder<String>()
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 do {
                     return try next(action)
@@ -359,11 +359,11 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
     @Test func removingAMiddlewareReturnsTrueOnceAndItRunsNoMore() throws {
         let log = Recorder<String>()
         let (dispatcher, _) = try makeLogStore(log: log)
-        let first = dispatcher.add(TracingMiddleware(tag: "a", log: log))
-        dispatcher.add(TracingMiddleware(tag: "b", log: log))
+        let first = dispatcher.addMiddleware(TracingMiddleware(tag: "a", log: log))
+        dispatcher.addMiddleware(TracingMiddleware(tag: "b", log: log))
 
-        #expect(dispatcher.remove(first))
-        #expect(!dispatcher.remove(first))
+        #expect(dispatcher.removeMiddleware(first))
+        #expect(!dispatcher.removeMiddleware(first))
         try dispatcher.dispatch(.add, payload: 1)
 
         #expect(log.values == ["b>middlewareAdd", "store middlewareAdd(1)", "b<middlewareAdd 1"])
@@ -374,11 +374,11 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
         let (dispatcher, _) = try makeLogStore(log: log)
         let outerID = LockedBox<MiddlewareID?>(nil)
         let removed = Recorder<Bool>()
-        outerID.value = dispatcher.add(TracingMiddleware(tag: "a", log: log))
-        dispatcher.add(
+        outerID.value = dispatcher.addMiddleware(TracingMiddleware(tag: "a", log: log))
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 if action.name == ActionName<Int>.chain.rawValue, let id = outerID.value {
-                    removed.append(next.dispatcher.remove(id))
+                    removed.append(next.dispatcher.removeMiddleware(id))
                 }
                 return try next(action)
             })
@@ -398,7 +398,7 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
     @Test func actionsQueuedByAHandlerPassThroughTheMiddleware() throws {
         let log = Recorder<String>()
         let (dispatcher, store) = try makeLogStore(log: log)
-        dispatcher.add(TracingMiddleware(tag: "a", log: log))
+        dispatcher.addMiddleware(TracingMiddleware(tag: "a", log: log))
 
         try dispatcher.dispatch(.chain, payload: 1)
 
@@ -418,7 +418,7 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
         let log = Recorder<String>()
         let (dispatcher, store) = try makeLogStore(log: log)
         let seen = Recorder<String>()
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 seen.append("\(action.name) \(type(of: action.payload)) \(action.error.map { "\($0)" } ?? "-")")
                 return try next(action)
@@ -442,7 +442,8 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
     @Test func aTransformedPayloadOfTheWrongTypeIsAMismatch() throws {
         let log = Recorder<String>()
         let (dispatcher, store) = try makeLogStore(log: log)
-        dispatcher.add(ClosureMiddleware { action, next in try next(AnyAction(name: action.name, payload: "one")) })
+        dispatcher.addMiddleware(
+            ClosureMiddleware { action, next in try next(AnyAction(name: action.name, payload: "one")) })
 
         #expect(
             throws: FluxionError.payloadTypeMismatch(action: "middlewareAdd", expected: "Int", actual: "String")
@@ -457,7 +458,7 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
         let (dispatcher, store) = try makeLogStore(log: log)
         let queuedErrors = Recorder<String>()
         dispatcher.onQueuedError = { action, error in queuedErrors.append("\(action.name): \(error)") }
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 if action.name == ActionName<Int>.follow.rawValue { throw TestError("no follow") }
                 return try next(action)
@@ -477,7 +478,7 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
         let store = try dispatcher.store(SequenceLedgerStore.self)
         let anomalies = Recorder<String>()
         let errors = Recorder<String>()
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 let changes = try next(action)
                 if changes.count != 1 { anomalies.append("\(changes.count) changes") }
@@ -503,13 +504,13 @@ private func makeLogStore(log: Recorder<String>) throws -> (Dispatcher, Middlewa
                 return
             }
             repeat {
-                let id = dispatcher.add(
+                let id = dispatcher.addMiddleware(
                     ClosureMiddleware { action, next in
                         transientCalls.withValue { $0 += 1 }
                         return try next(action)
                     })
-                if !dispatcher.remove(id) { errors.append("not removed") }
-                if dispatcher.remove(id) { errors.append("removed twice") }
+                if !dispatcher.removeMiddleware(id) { errors.append("not removed") }
+                if dispatcher.removeMiddleware(id) { errors.append("removed twice") }
                 cycles.withValue { $0 += 1 }
             } while finished.value < dispatchingThreads
         }

@@ -56,6 +56,24 @@ private struct NotesStateV1: Codable {
         return dispatcher
     }
 
+    // MARK: Keys
+
+    @Test func aKeyBelongsToOneStoreTypeUntilItIsUnregistered() throws {
+        let dispatcher = try dispatcher()
+        let draft = Persistence<DraftState>(storage: storage, key: "notes", scheduler: scheduler)
+
+        #expect(throws: PersistenceError.self) { try dispatcher.register(DraftStore.self, persistence: draft) }
+        #expect(throws: FluxionError.storeAlreadyRegistered("NotesStore")) {
+            try dispatcher.register(NotesStore.self, persistence: persistence())
+        }
+        #expect(throws: PersistenceError.self) { try dispatcher.register(DraftStore.self, persistence: draft) }
+        #expect(!dispatcher.isRegistered(DraftStore.self))
+
+        dispatcher.unregister(NotesStore.self)
+        try dispatcher.register(DraftStore.self, persistence: draft)
+        #expect(dispatcher.isRegistered(DraftStore.self))
+    }
+
     // MARK: Restoring
 
     @Test func aSecondDispatcherRestoresWhatTheFirstSaved() throws {
@@ -120,6 +138,19 @@ private struct NotesStateV1: Codable {
         scheduler.advance(by: .seconds(60))
         #expect(storage.saves.count == 1)
         #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func aStoreThatKeepsChangingIsSavedFiveDebounceIntervalsAfterItsFirstChange() throws {
+        let dispatcher = try dispatcher()
+        for index in 0..<10 {
+            #expect(storage.saves.isEmpty, "no save before 10 s (at \(index) s)")
+            try dispatcher.dispatch(.addNote, payload: "note \(index)")
+            scheduler.advance(by: .seconds(1))  // never 2 s of quiet
+        }
+
+        #expect(storage.saves.count == 1, "saved at 10 s: five debounce intervals after the first change")
+        let saved = try unarchive(NotesState.self, from: try #require(storage.saves.first))
+        #expect(saved.state.revision == 10)
     }
 
     @Test func aBurstAtOneInstantWritesOnceAfterTheDebounce() throws {

@@ -313,7 +313,7 @@ private func makeNotesStore() throws -> (Dispatcher, SuspensionNotesStore) {
     @Test func waitingActionsPassThroughTheMiddlewareWhenReleased() throws {
         let (dispatcher, store) = try makeNotesStore()
         let seen = Recorder<String>()
-        dispatcher.add(
+        dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 seen.append(action.name)
                 return try next(action)

@@ -84,7 +84,7 @@ private func makeLoggedDispatcher(lines: Recorder<String>, secondStore: Bool = f
     let dispatcher = Dispatcher()
     try dispatcher.register(LoggedStateStore.self)
     if secondStore { try dispatcher.register(LoggedSecondStore.self) }
-    dispatcher.add(LoggingMiddleware { lines.append($0) })
+    dispatcher.addMiddleware(LoggingMiddleware { lines.append($0) })
     return dispatcher
 }
 
@@ -262,7 +262,7 @@ private func makeLoggedDispatcher(lines: Recorder<String>, secondStore: Bool = f
     @Test func anActionDroppedFurtherDownTheChainLogsOnlyItsSummary() throws {
         let lines = Recorder<String>()
         let dispatcher = try makeLoggedDispatcher(lines: lines)
-        dispatcher.add(ClosureMiddleware { _, _ in [] })
+        dispatcher.addMiddleware(ClosureMiddleware { _, _ in [] })
 
         try dispatcher.dispatch(.add, payload: 1)
 

@@ -18,7 +18,7 @@
 /// runs while a Fluxion lock is held.
 ///
 /// ``shared`` serves apps; create independent instances for tests or modules.
-public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock`
+public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock`; `context` owned by the turn holder
     /// The dispatcher apps share.
     public static let shared = Dispatcher()
 
@@ -44,6 +44,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// the turn holder's, as if dispatched from its handler, instead of waiting
     /// for a turn that cannot end before the factory does.
     @exclusivity(unchecked) private var turnHolderAwaitsCreation = false
+    /// How many dispatches gave up their turn to wait for a store another thread creates.
+    @exclusivity(unchecked) private var yieldedTurns = 0
     /// How many types were ever registered: the next registration's place in registration order.
     @exclusivity(unchecked) private var registrationCount = 0
     /// The observers of every store; see `Dispatcher+Observation.swift`.
@@ -150,6 +152,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             fallbackRoutes.removeAll { $0.registration.id == id }
             return registration
         }
+        if removed != nil { persistenceCenter.releaseKey(of: id) }
         // NB: the store is released here, outside the lock: its deinit is user code.
         return removed != nil
     }
@@ -197,6 +200,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             if let yieldedQueue {
                 while turnHolder != nil { lock.wait() }
                 turnHolder = thread
+                yieldedTurns -= 1
                 queue = yieldedQueue  // NB: whoever held the turn meanwhile emptied `queue`
             }
             if turnHolder == thread { turnHolderAwaitsCreation = false }
@@ -234,6 +238,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
                     if yieldedQueue == nil {
                         yieldedQueue = queue
                         queue = ActionQueue()
+                        yieldedTurns += 1
                         turnHolder = nil
                         lock.broadcast()
                     }
@@ -390,6 +395,8 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             if middleware.isEmpty {
                 try perform(routes, storesExist)
             } else {
+                // NB: its stores are made first, while the turn may still be given up meanwhile.
+                if !storesExist { try createStores(of: routes) }
                 _ = try run(erased(), through: middleware[...], collectingChanges: collectsChanges)
             }
         } catch {
@@ -409,6 +416,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         if middleware.isEmpty {
             try perform(routes, storesExist)
         } else {
+            if !storesExist { try createStores(of: routes) }
             _ = try run(erased(), through: middleware[...], collectingChanges: collectsChanges)
         }
     }
@@ -425,6 +433,9 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
             return try perform(action, collectingChanges: collectingChanges)
         }
         let next = MiddlewareNext(dispatcher: self, chain: chain.dropFirst(), collectsChanges: collectingChanges)
+        let wasInMiddleware = context.isInMiddleware
+        context.isInMiddleware = true
+        defer { context.isInMiddleware = wasInMiddleware }
         return try first.middleware.dispatch(action, next: next)
     }
 
@@ -557,7 +568,7 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     public func waitUntilDrained() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isDrained = lock.withLock {
-                guard turnHolder != nil || !suspendedActions.isEmpty else { return true }
+                guard turnHolder != nil || yieldedTurns > 0 || !suspendedActions.isEmpty else { return true }
                 drainWaiters.append(continuation)
                 return false
             }
@@ -567,7 +578,9 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
 
     /// The waiters to resume when nothing runs or waits; call under `lock`.
     private func takeDrainWaitersIfDrained() -> [CheckedContinuation<Void, Never>] {
-        guard !drainWaiters.isEmpty, turnHolder == nil, suspendedActions.isEmpty else { return [] }
+        guard !drainWaiters.isEmpty, turnHolder == nil, yieldedTurns == 0, suspendedActions.isEmpty else {
+            return []
+        }
         defer { drainWaiters = [] }
         return drainWaiters
     }
@@ -632,8 +645,14 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
 
     // MARK: Middleware
 
-    /// Appends `middleware` to the chain; see ``add(_:)``.
-    func appendMiddleware(_ middleware: any Middleware) -> MiddlewareID {
+    /// Adds a middleware at the end of the chain; it sees every action dispatched from now on.
+    ///
+    /// Safe while other threads dispatch: an action already running keeps the
+    /// chain it started with. See <doc:MiddlewareAndAsyncWork>.
+    ///
+    /// - Returns: An identifier for ``removeMiddleware(_:)``.
+    @discardableResult
+    public func addMiddleware(_ middleware: any Middleware) -> MiddlewareID {
         let observesChanges = middleware.observesChanges  // NB: user code, read before locking
         // NB: the stores forward their changes before the middleware can run, so it never misses one.
         if observesChanges { startForwardingChanges() }
@@ -647,8 +666,11 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
         return id
     }
 
-    /// Removes a middleware from the chain; see ``remove(_:)``.
-    func removeMiddleware(_ id: MiddlewareID) -> Bool {
+    /// Removes a middleware from the chain.
+    ///
+    /// - Returns: Whether it was in the chain.
+    @discardableResult
+    public func removeMiddleware(_ id: MiddlewareID) -> Bool {
         var removed: [MiddlewareEntry] = []
         lock.withLock {
             removed = middleware.filter { $0.id == id }
@@ -746,8 +768,9 @@ public final class Dispatcher: @unchecked Sendable {  // `var`s guarded by `lock
     /// Creates the stores of `routes` that do not exist yet; the turn holder calls it between actions.
     private func createStores(of routes: [Route]) throws {
         for route in routes {
-            // NB: a batch holds the turn from its first action to its last.
-            _ = try instance(of: route.registration, yieldingTurn: context.batch == nil)
+            // NB: a batch holds the turn from its first action to its last, and the
+            // middleware from before an action to after it: only a bare action may yield.
+            _ = try instance(of: route.registration, yieldingTurn: context.batch == nil && !context.isInMiddleware)
         }
     }
 

@@ -38,8 +38,8 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// registration needs a store of its own.
     case storeAlreadyOwned(String)
 
-    /// A batch was started, or a batch's action dispatched, from inside a
-    /// handler or an observer, in the middle of an action.
+    /// A batch was started, or a batch's action dispatched, while an action
+    /// runs: from a handler, an observer, a middleware or a hook.
     case batchInsideAction
 
     /// A ``DispatchBatch`` was used after its batch ended, or on another thread; the action is named.
@@ -67,7 +67,7 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
         case .storeAlreadyOwned(let store):
             "The factory of \(store) returned a store that a dispatcher owns already; it must create a new one."
         case .batchInsideAction:
-            "A batch cannot start inside a handler or an observer; dispatch its actions, which are queued, instead."
+            "A batch cannot start while an action runs (in a handler, an observer, a middleware or a hook); dispatch its actions, which are queued, instead."
         case .batchEnded(let action):
             "Action '\(action)' was dispatched through a batch that has ended, or from another thread."
         }

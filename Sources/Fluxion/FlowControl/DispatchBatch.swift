@@ -54,12 +54,16 @@ extension Dispatcher {
     /// A batch inside a batch folds into it (its failure fails the outer
     /// batch). Actions dispatched with ``dispatch(_:payload:error:)`` from
     /// inside the batch — by its closure, handlers or middleware — are queued
-    /// and run after it, whether it succeeded or rolled back. Readers of ``Store/state`` on other threads may see a
-    /// store's state between two actions of a batch; observers never do. A batch
-    /// runs even while the dispatcher is suspended.
+    /// and run after it, whether it succeeded or rolled back. Readers of
+    /// ``Store/state`` on other threads may see a store's state between two
+    /// actions of a batch; observers never do, and observation tracking is
+    /// told once, after the batch (after a rollback too, so that a reader
+    /// that saw a state of the batch reads again). A batch runs even while the
+    /// dispatcher is suspended.
     ///
     /// - Throws: The batch's first error; ``FluxionError/batchInsideAction``
-    ///   when called from a handler or an observer.
+    ///   when called while an action runs: from a handler, an observer, a
+    ///   middleware or a hook.
     /// - Returns: What the closure returns.
     @discardableResult
     public func batch<Value>(_ body: (DispatchBatch) throws -> Value) throws -> Value {

@@ -1,7 +1,7 @@
 /// A middleware that logs each action and, for each store it changed, what changed.
 ///
 /// ```swift
-/// dispatcher.add(LoggingMiddleware())
+/// dispatcher.addMiddleware(LoggingMiddleware())
 /// try dispatcher.dispatch(.toggle, payload: 1)
 /// // ▶ toggle(1)
 /// //   TodoStore
@@ -16,7 +16,7 @@
 /// output by default; to log elsewhere, pass your own:
 ///
 /// ```swift
-/// dispatcher.add(LoggingMiddleware { line in logger.debug("\(line)") })
+/// dispatcher.addMiddleware(LoggingMiddleware { line in logger.debug("\(line)") })
 /// ```
 public struct LoggingMiddleware: Middleware {
     private let write: @Sendable (String) -> Void

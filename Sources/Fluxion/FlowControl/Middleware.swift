@@ -17,7 +17,7 @@
 ///         return changes
 ///     }
 /// }
-/// try dispatcher.add(Auditor())
+/// dispatcher.addMiddleware(Auditor())
 /// ```
 ///
 /// Middleware runs on the dispatching thread, holding the dispatch turn, in
@@ -73,25 +73,4 @@ struct MiddlewareEntry: Sendable {
 /// Identifies a middleware added to a dispatcher, for removing it.
 public struct MiddlewareID: Hashable, Sendable {
     let rawValue: Int
-}
-
-extension Dispatcher {
-    /// Adds a middleware at the end of the chain; it sees every action dispatched from now on.
-    ///
-    /// Safe while other threads dispatch: an action already running keeps the
-    /// chain it started with.
-    ///
-    /// - Returns: An identifier for ``remove(_:)``.
-    @discardableResult
-    public func add(_ middleware: any Middleware) -> MiddlewareID {
-        appendMiddleware(middleware)
-    }
-
-    /// Removes a middleware from the chain.
-    ///
-    /// - Returns: Whether it was in the chain.
-    @discardableResult
-    public func remove(_ middleware: MiddlewareID) -> Bool {
-        removeMiddleware(middleware)
-    }
 }

@@ -2,7 +2,7 @@
 ///
 /// Whole-dispatcher observers are few (loggers, tools), so the list is a plain
 /// array: adding appends, cancelling removes in O(n).
-final class ChangeRelay: @unchecked Sendable {  // `observers` guarded by `lock`
+final class ChangeRelay: @unchecked Sendable {  // `observers` guarded by `lock`; `collected` owned by the turn holder
     let lock = Lock()
     @exclusivity(unchecked) private var observers: [RelayObserver] = []
     /// The changes of the action running now, for the middleware; only the turn holder touches it.

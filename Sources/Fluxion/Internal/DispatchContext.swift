@@ -24,6 +24,9 @@ final class DispatchContext {
     /// The batch running now, if any: it outlives each of its actions.
     @exclusivity(unchecked) var batch: BatchProgress?
 
+    /// Whether the middleware chain is running an action: the dispatch then keeps its turn throughout.
+    @exclusivity(unchecked) var isInMiddleware = false
+
     /// The first error a handler threw.
     var firstError: (any Error)? { errors.first?.error }
 

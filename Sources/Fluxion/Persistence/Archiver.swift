@@ -17,6 +17,8 @@ final class Archiver<State: Codable & Sendable>: PendingWriter, @unchecked Senda
     private var pending: State?
     /// When the pending state may be written: `debounce` after the last change.
     private var deadline = Duration.zero
+    /// When the oldest change not written yet was recorded.
+    private var firstUnsavedAt = Duration.zero
     private var isTimerScheduled = false
     private var isWriting = false
 
@@ -72,7 +74,9 @@ final class Archiver<State: Codable & Sendable>: PendingWriter, @unchecked Senda
         var replaced: State? = state
         lock.lock()
         swap(&pending, &replaced)
-        deadline = now + configuration.debounce
+        if replaced == nil { firstUnsavedAt = now }
+        // NB: quiet for `debounce`, but never later than five intervals after the first unsaved change.
+        deadline = min(now + configuration.debounce, firstUnsavedAt + configuration.debounce * 5)
         let startsTimer = !isTimerScheduled
         isTimerScheduled = true
         lock.unlock()

@@ -43,8 +43,15 @@ extension Dispatcher {
     ) throws {
         try persistence.validate()
         let center = persistenceCenter
-        try register(type, factory: factory) { store in
-            center.attach(persistence, to: store)
+        let id = ObjectIdentifier(S.self)
+        let isNewKey = try center.reserve(persistence.key, for: id, named: typeName(S.self))
+        do {
+            try register(type, factory: factory) { store in
+                center.attach(persistence, to: store)
+            }
+        } catch {
+            if isNewKey { center.releaseKey(of: id) }
+            throw error
         }
     }
 

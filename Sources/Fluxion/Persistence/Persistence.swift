@@ -27,8 +27,10 @@ public struct Persistence<State: Codable & Sendable>: Sendable {
     /// How long the state must stay unchanged before it is saved; 2 seconds by default.
     ///
     /// A burst of changes produces one save, `debounce` after the last
-    /// change. Zero saves after each change, still off the dispatching thread;
-    /// at most a day.
+    /// change; a store that never stays unchanged that long is still saved
+    /// at the latest five `debounce` intervals after its first unsaved change,
+    /// so that a steady stream of changes is not kept from disk. Zero saves
+    /// after each change, still off the dispatching thread; at most a day.
     public var debounce: Duration
 
     /// The schema version of `State` that this code writes and reads; 1 by default.

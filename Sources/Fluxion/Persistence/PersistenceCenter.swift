@@ -1,11 +1,37 @@
 /// A dispatcher's persistence: the archivers of its persistent stores and the error hook.
-final class PersistenceCenter: @unchecked Sendable {  // `archivers` guarded by `lock`
+final class PersistenceCenter: @unchecked Sendable {  // `archivers` and `keys` guarded by `lock`
     let reporter = PersistenceErrorReporter()
     private let lock = Lock()
     /// The archivers, in the order their stores were created.
     private var archivers: [any PendingWriter] = []
+    /// The store type each key is registered for: two types must not share an archive.
+    private var keys: [String: ObjectIdentifier] = [:]
 
     init() {}
+
+    /// Reserves `key` for the store type `type`.
+    ///
+    /// - Returns: Whether the key was free (and is now reserved), rather than reserved for `type` already.
+    /// - Throws: ``PersistenceError/invalidConfiguration(key:reason:)`` when another registered type uses the key.
+    func reserve(_ key: String, for type: ObjectIdentifier, named name: String) throws -> Bool {
+        try lock.withLock {
+            if let owner = keys[key] {
+                guard owner == type else {
+                    throw PersistenceError.invalidConfiguration(
+                        key: key, reason: "another registered store type archives under this key; \(name) needs its own"
+                    )
+                }
+                return false
+            }
+            keys[key] = type
+            return true
+        }
+    }
+
+    /// Frees the key of the store type `type`, once it is unregistered.
+    func releaseKey(of type: ObjectIdentifier) {
+        lock.withLock { keys = keys.filter { $0.value != type } }
+    }
 
     /// Restores `store`'s archive into it and starts saving its changes; called before the store is published.
     func attach<State>(_ persistence: Persistence<State>, to store: Store<State>) {

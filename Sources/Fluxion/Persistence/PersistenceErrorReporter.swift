@@ -7,7 +7,11 @@ final class PersistenceErrorReporter: @unchecked Sendable {  // `storedHandler` 
 
     var handler: (@Sendable (PersistenceError) -> Void)? {
         get { lock.withLock { storedHandler } }
-        set { lock.withLock { storedHandler = newValue } }
+        set {
+            var handler = newValue
+            lock.withLock { swap(&handler, &storedHandler) }
+            // NB: the replaced closure is released here, outside the lock: its captures may have a deinit.
+        }
     }
 
     func report(_ error: PersistenceError) {

@@ -28,7 +28,7 @@ import Observation
 /// asks each subclass to restate that conformance, as above. Keep the stored
 /// properties you add immutable (`let`, such as injected dependencies), or
 /// guard them yourself: handlers run on whichever thread dispatches.
-open class Store<State: Sendable>: Observable, @unchecked Sendable {  // mutable fields guarded by `lock`, see below
+open class Store<State: Sendable>: Observable, @unchecked Sendable {  // fields guarded by `lock` or owned by the turn holder, as marked
     @usableFromInline let lock = Lock()
     @usableFromInline let registrar = ObservationRegistrar()
     /// `\.state`, made once: a key path into a generic class costs an allocation each time it is formed.
@@ -280,8 +280,13 @@ extension Store: StoreRuntime {
         pendingChange = nil
         guard let action else {
             var restored = origin
-            lock.withLock { swap(&currentState, &restored) }
+            let isRead = lock.withLock {
+                swap(&currentState, &restored)
+                return self.isRead
+            }
             withExtendedLifetime(restored) {}  // NB: the abandoned state is released outside the lock
+            // NB: a reader on another thread may have seen a state of the batch; have it read again.
+            if isRead { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
             return
         }
         let (observers, isRead, serial) = lock.withLock {

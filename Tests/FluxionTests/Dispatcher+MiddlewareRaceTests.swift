@@ -1,0 +1,94 @@
+import Fluxion
+import Foundation
+import Testing
+
+extension ActionName where Payload == Void {
+    fileprivate static var slowPing: Self { "middlewareRaceSlowPing" }
+    fileprivate static var fastPing: Self { "middlewareRaceFastPing" }
+    fileprivate static var kick: Self { "middlewareRaceKick" }
+}
+
+/// Created by a factory that waits for the test; handles `.slowPing`.
+final class MiddlewareRaceSlowStore: Store<Int>, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: 0) }
+
+    override class var handlers: HandlerTable<Int> {
+        HandlerTable().on(.slowPing) { state, _ in state += 1 }
+    }
+}
+
+/// Handles `.fastPing`; `.kick` opens its gate, holding the turn, and queues `.slowPing`.
+final class MiddlewareRaceFastStore: Store<Int>, @unchecked Sendable {  // locked by Store; `turnHeld` is immutable
+    let turnHeld: Gate
+
+    init(turnHeld: Gate) {
+        self.turnHeld = turnHeld
+        super.init(initialState: 0)
+    }
+
+    override class var handlers: HandlerTable<Int> {
+        HandlerTable()
+            .on(.fastPing) { state, _ in state += 1 }
+            .on(.kick, MiddlewareRaceFastStore.kick)
+    }
+
+    func kick(_ state: inout Int, _ action: Action<Void>) throws {
+        try dispatcher?.dispatch(.slowPing)
+        turnHeld.open()
+    }
+}
+
+@Suite struct DispatcherMiddlewareRaceTests {
+    /// A dispatch whose store another thread is creating gives its turn up while it waits, but
+    /// before its middleware starts: middleware always sees one action at a time, start to end.
+    @Test func middlewareSeesOneActionAtATimeWhileAStoreIsCreatedElsewhere() async throws {
+        let dispatcher = Dispatcher()
+        let factoryStarted = Gate()
+        let releaseFactory = Gate()
+        try dispatcher.register(MiddlewareRaceSlowStore.self) {
+            factoryStarted.open()
+            releaseFactory.wait()
+            return MiddlewareRaceSlowStore()
+        }
+        let turnHeld = Gate()
+        try dispatcher.register(MiddlewareRaceFastStore.self) { MiddlewareRaceFastStore(turnHeld: turnHeld) }
+        _ = try dispatcher.store(MiddlewareRaceFastStore.self)
+        let log = Recorder<String>()
+        dispatcher.addMiddleware(
+            ClosureMiddleware(observesChanges: false) { action, next in
+                log.append("enter \(action.name)")
+                let changes = try next(action)
+                log.append("exit \(action.name)")
+                return changes
+            })
+
+        let finished = finishesInTime {
+            let group = DispatchGroup()
+            group.enter()
+            Thread {
+                _ = try? dispatcher.store(MiddlewareRaceSlowStore.self)
+                group.leave()
+            }.start()
+            factoryStarted.wait()
+            group.enter()
+            Thread {
+                try? dispatcher.dispatch(.kick)  // queues `.slowPing`, which then waits for its store
+                group.leave()
+            }.start()
+            turnHeld.wait()
+            // Runs once the other thread, waiting for the slow store, has given its turn up.
+            try? dispatcher.dispatch(.fastPing)
+            releaseFactory.open()
+            group.wait()
+        }
+
+        try #require(finished, "the dispatches and the factory wait for each other")
+        let pairs = stride(from: 0, to: log.count, by: 2).map { Array(log.values[$0..<min($0 + 2, log.count)]) }
+        #expect(
+            pairs.allSatisfy { $0.count == 2 && $0[0].dropFirst(6) == $0[1].dropFirst(5) },
+            "each action leaves the middleware before the next enters: \(log.values)")
+        #expect(log.count == 6)
+        await dispatcher.waitUntilDrained()
+        #expect(try dispatcher.store(MiddlewareRaceSlowStore.self).state == 1)
+    }
+}
