@@ -65,7 +65,7 @@ extension ActionName where Payload == Void {
         try dispatcher.dispatch(.rename, payload: "Cy")
 
         #expect(heard.values == ["early Bea", "early Cy", "late Cy"])
-        [adder, early, late.value].forEach { $0?.cancel() }
+        for token in [adder, early, late.value] { token?.cancel() }
     }
 
     @Test func anObserverJoiningAGroupCanAskForTheCurrentValue() throws {
