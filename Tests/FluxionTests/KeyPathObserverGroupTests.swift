@@ -29,7 +29,7 @@ extension ActionName where Payload == Void {
         try dispatcher.dispatch(.rename, payload: "Bea")
 
         #expect(heard.values == ["0:Ada→Bea", "1:Ada→Bea", "2:Ada→Bea"])
-        tokens.forEach { $0.cancel() }
+        for token in tokens { token.cancel() }
     }
 
     @Test func cancellingOneObserverLeavesTheOthers() throws {

@@ -40,7 +40,9 @@ final class KeyPathObserverGroup<State: Sendable, Value: Equatable & Sendable>: 
 }
 
 /// One token observer of a key path, a member of its store's group for that key path.
-final class KeyPathObserver<State: Sendable, Value: Equatable & Sendable>: Cancellable, @unchecked Sendable {  // store lock
+final class KeyPathObserver<State: Sendable, Value: Equatable & Sendable>: Cancellable,
+    @unchecked Sendable
+{  // `joinedAt`, `group`, `isCancelled` guarded by the store's lock
     // NB: strong references, as for `TokenObserver`: the token cancels at the latest when released.
     private let store: Store<State>
     private let keyPath: KeyPath<State, Value>

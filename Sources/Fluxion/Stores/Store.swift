@@ -28,7 +28,7 @@ import Observation
 /// asks each subclass to restate that conformance, as above. Keep the stored
 /// properties you add immutable (`let`, such as injected dependencies), or
 /// guard them yourself: handlers run on whichever thread dispatches.
-open class Store<State: Sendable>: Observable, @unchecked Sendable {  // fields guarded by `lock` or owned by the turn holder, as marked
+open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock` or the turn holder, as marked
     @usableFromInline let lock = Lock()
     @usableFromInline let registrar = ObservationRegistrar()
     /// `\.state`, made once: a key path into a generic class costs an allocation each time it is formed.
