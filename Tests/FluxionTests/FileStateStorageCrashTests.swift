@@ -41,9 +41,10 @@ private struct SplitMix64: RandomNumberGenerator {
     /// 200 times; after each kill the archive must decode whole, as the old
     /// generation or a newer one, never torn.
     ///
-    /// The random delay before each kill is the moment of the crash, not a wait
-    /// for work: the test waits for the writer's "ready" line, which it prints
-    /// once it has restored the archive, then lets it write for 0–25 ms.
+    /// The test waits for the writer's "ready" line, which it prints once it
+    /// has restored the archive, then sets a timer that kills it 0–25 ms later
+    /// — the moment of the crash, drawn at random — and waits for it to exit.
+    /// Nothing sleeps.
     ///
     /// About 8 s here. Under ThreadSanitizer the writer is slower, so most kills
     /// land in its first write (between creating the temporary file and the
@@ -83,8 +84,9 @@ private struct SplitMix64: RandomNumberGenerator {
                 )
                 return
             }
-            usleep(UInt32.random(in: 0..<25_000, using: &random))
-            kill(process.processIdentifier, SIGKILL)
+            let pid = process.processIdentifier
+            let crashMoment = DispatchTime.now() + .microseconds(Int.random(in: 0..<25_000, using: &random))
+            DispatchQueue.global().asyncAfter(deadline: crashMoment) { kill(pid, SIGKILL) }
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal, context)
             kills += 1
