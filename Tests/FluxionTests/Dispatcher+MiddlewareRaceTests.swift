@@ -64,17 +64,13 @@ final class MiddlewareRaceFastStore: Store<Int>, @unchecked Sendable {  // locke
 
         let finished = finishesInTime {
             let group = DispatchGroup()
-            group.enter()
-            Thread {
+            group.runOnNewThread {
                 _ = try? dispatcher.store(MiddlewareRaceSlowStore.self)
-                group.leave()
-            }.start()
+            }
             factoryStarted.wait()
-            group.enter()
-            Thread {
+            group.runOnNewThread {
                 try? dispatcher.dispatch(.kick)  // queues `.slowPing`, which then waits for its store
-                group.leave()
-            }.start()
+            }
             turnHeld.wait()
             // Runs once the other thread, waiting for the slow store, has given its turn up.
             try? dispatcher.dispatch(.fastPing)

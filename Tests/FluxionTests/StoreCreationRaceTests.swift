@@ -107,17 +107,13 @@ final class RaceAskingStore: Store<Int>, DefaultInitializable, @unchecked Sendab
 
         let finished = finishesInTime {
             let group = DispatchGroup()
-            group.enter()
-            Thread {
+            group.runOnNewThread {
                 _ = try? dispatcher.store(RaceSlowStore.self)
-                group.leave()
-            }.start()
+            }
             factoryEntered.wait()
-            group.enter()
-            Thread {
+            group.runOnNewThread {
                 try? dispatcher.dispatch(.start)
-                group.leave()
-            }.start()
+            }
             started.wait()
             // Runs only once the first dispatch has given up its turn; it lets the factory finish.
             try? dispatcher.dispatch(.other)
@@ -161,11 +157,9 @@ final class RaceAskingStore: Store<Int>, DefaultInitializable, @unchecked Sendab
 
         let finished = finishesInTime {
             let group = DispatchGroup()
-            group.enter()
-            Thread {
+            group.runOnNewThread {
                 _ = try? dispatcher.store(RaceSlowStore.self)
-                group.leave()
-            }.start()
+            }
             factoryEntered.wait()
             try? dispatcher.dispatch(.askInHandler)
             group.wait()

@@ -89,11 +89,7 @@ final class Canary: Sendable {
 /// For tests of "never a deadlock": a regression fails the test instead of hanging the suite.
 func finishesInTime(seconds: Int = 10, _ body: @escaping @Sendable () -> Void) -> Bool {
     let finished = DispatchGroup()
-    finished.enter()
-    Thread {
-        body()
-        finished.leave()
-    }.start()
+    finished.runOnNewThread(body)
     return finished.wait(timeout: .now() + .seconds(seconds)) == .success
 }
 
@@ -106,4 +102,15 @@ final class DeinitProbe: Sendable {
     }
 
     deinit { onDeinit() }
+}
+
+extension DispatchGroup {
+    /// Runs `body` on a new thread as a member of the group: `wait()` returns once it has run.
+    func runOnNewThread(_ body: @escaping @Sendable () -> Void) {
+        enter()
+        Thread {
+            body()
+            self.leave()
+        }.start()
+    }
 }
