@@ -6,10 +6,6 @@ extension ActionName where Payload == Int {
     fileprivate static var sharedNumber: Self { "anyShared" }
 }
 
-extension ActionName where Payload == String {
-    fileprivate static var sharedText: Self { "anyShared" }
-}
-
 extension ActionName where Payload == Int? {
     fileprivate static var maybe: Self { "anyMaybe" }
 }
@@ -28,15 +24,6 @@ final class AnyNumberStore: Store<Tally>, DefaultInitializable, @unchecked Senda
             .on(.sharedNumber) { state, action in state.add(action.payload) }
             .on(.clear) { state, _ in state = Tally() }
             .on(.maybe) { state, action in state.add(action.payload ?? -1) }
-    }
-}
-
-/// Handles `"anyShared"` with a `String` payload.
-final class AnyTextStore: Store<[String]>, DefaultInitializable, @unchecked Sendable {  // locked by Store
-    init() { super.init(initialState: []) }
-
-    override class var handlers: HandlerTable<[String]> {
-        HandlerTable().on(.sharedText) { state, action in state.append(action.payload) }
     }
 }
 
@@ -151,55 +138,5 @@ final class AnyTextStore: Store<[String]>, DefaultInitializable, @unchecked Send
             try dispatcher.dispatch(AnyAction(name: "anyClear", payload: 1))
         }
         #expect(try dispatcher.store(AnyNumberStore.self).state.total == 2)
-    }
-
-    @Test func aMismatchForOneOfTwoStoresOfTheSameNameTouchesNeither() throws {
-        let dispatcher = Dispatcher()
-        try dispatcher.register(AnyNumberStore.self)
-        try dispatcher.register(AnyTextStore.self)
-        let numbers = try dispatcher.store(AnyNumberStore.self)
-        let texts = try dispatcher.store(AnyTextStore.self)
-        let calls = Recorder<String>()
-        let owner = ObserverOwner()
-        numbers.observe(owner: owner) { _, change in calls.append("numbers:\(change.action.name)") }
-        texts.observe(owner: owner) { _, change in calls.append("texts:\(change.action.name)") }
-
-        #expect(throws: FluxionError.payloadTypeMismatch(action: "anyShared", expected: "String", actual: "Int")) {
-            try dispatcher.dispatch(AnyAction(name: "anyShared", payload: 1))
-        }
-        #expect(throws: FluxionError.payloadTypeMismatch(action: "anyShared", expected: "Int", actual: "String")) {
-            try dispatcher.dispatch(AnyAction(name: "anyShared", payload: "one"))
-        }
-
-        #expect(numbers.state == Tally())
-        #expect(texts.state.isEmpty)
-        #expect(calls.values.isEmpty)
-
-        // The dispatcher still works.
-        try dispatcher.dispatch(.amount, payload: 3)
-        #expect(calls.values == ["numbers:anyAmount"])
-        withExtendedLifetime(owner) {}
-    }
-
-    @Test func twoStoresDeclaringOneNameWithTwoPayloadTypesRejectTypedDispatch() throws {
-        let dispatcher = Dispatcher()
-        try dispatcher.register(AnyNumberStore.self)
-        try dispatcher.register(AnyTextStore.self)
-        let calls = Recorder<String>()
-        let owner = ObserverOwner()
-        try dispatcher.store(AnyNumberStore.self).observe(owner: owner) { _, _ in calls.append("numbers") }
-        try dispatcher.store(AnyTextStore.self).observe(owner: owner) { _, _ in calls.append("texts") }
-
-        #expect(throws: FluxionError.payloadTypeMismatch(action: "anyShared", expected: "String", actual: "Int")) {
-            try dispatcher.dispatch(.sharedNumber, payload: 1)
-        }
-        #expect(throws: FluxionError.payloadTypeMismatch(action: "anyShared", expected: "Int", actual: "String")) {
-            try dispatcher.dispatch(.sharedText, payload: "one")
-        }
-
-        #expect(try dispatcher.store(AnyNumberStore.self).state == Tally())
-        #expect(try dispatcher.store(AnyTextStore.self).state.isEmpty)
-        #expect(calls.values.isEmpty)
-        withExtendedLifetime(owner) {}
     }
 }

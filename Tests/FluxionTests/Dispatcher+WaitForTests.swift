@@ -229,9 +229,13 @@ final class WaitSeekerStore: Store<Int>, DefaultInitializable, @unchecked Sendab
         let dispatcher = Dispatcher()
         try dispatcher.register(WaitSeekerStore.self)
 
-        #expect(throws: FluxionError.storeNotRegistered("WaitGhostStore")) {
-            try dispatcher.dispatch(.waitGhost)
-        }
+        let error = FluxionError.storeNotRegistered(
+            "WaitGhostStore", waitingStore: "WaitSeekerStore", action: "waitForGhost")
+        #expect(throws: error) { try dispatcher.dispatch(.waitGhost) }
+        #expect(
+            error.description
+                == "Store WaitGhostStore is not registered with this dispatcher; WaitSeekerStore waited for it while handling 'waitForGhost'."
+        )
         #expect(try dispatcher.store(WaitSeekerStore.self).state == 0)
     }
 

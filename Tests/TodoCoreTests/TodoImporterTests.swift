@@ -12,19 +12,18 @@ import TodoCore
         #expect(test.app.todos.state.items == [Todo(title: "A"), Todo(title: "B", isDone: true)])
     }
 
-    @Test func dispatchesTheErrorOnTheSameAction() async throws {
+    @Test func aFileThatIsNotAListIsAnErrorThatChangesNothing() async throws {
         let url = try temporaryFile(#"{"title": "A"}"#)
         defer { try? FileManager.default.removeItem(at: url) }
         let test = try TestApp()
-        let errors = Recorded<String>()
-        let token = test.app.todos.observe { change in
-            if change.action.name == "importFinished", let error = change.action.error { errors.append("\(error)") }
-        }
-        await #expect(throws: ImportError.self) {
+        let changes = Recorded<String>()
+        let token = test.app.todos.observe { change in changes.append(change.action.name) }
+        let error = await #expect(throws: ImportError.self) {
             try await TodoImporter.importTodos(from: url, into: test.app.dispatcher)
         }
-        #expect(errors.values.count == 1)
-        #expect(errors.values.first?.contains("not a JSON list of todos") == true)
+        #expect(error.map { "\($0)" }?.contains("not a JSON list of todos") == true)
+        #expect(changes.values.isEmpty, "the store rethrew the carried error: the action is rejected, no change")
+        #expect(test.app.todos.state.items.isEmpty)
         token.cancel()
     }
 

@@ -4,7 +4,7 @@ import Fluxion
 ///
 /// The view only reads and observes: commands reach the stores as actions,
 /// and whatever changed the list, this observer prints its new form. A
-/// rejected action (``StoreChange/error``) changes nothing and prints nothing.
+/// rejected action changes nothing, so observers do not hear of it and nothing is printed.
 public final class ListView: Sendable {
     private let app: TodoApp
     private let write: @Sendable (String) -> Void
@@ -17,12 +17,8 @@ public final class ListView: Sendable {
 
     /// Prints the list after each change, for as long as the view lives.
     public func startObserving() {
-        app.todos.observe(owner: self) { view, change in
-            if change.error == nil { view.render() }
-        }
-        app.filter.observe(owner: self) { view, change in
-            if change.error == nil { view.render() }
-        }
+        app.todos.observe(owner: self) { view, _ in view.render() }
+        app.filter.observe(owner: self) { view, _ in view.render() }
     }
 
     /// Prints the list as the filter shows it.

@@ -48,6 +48,11 @@ public struct AnyAction: Sendable, CustomStringConvertible {
     /// Its payload is the batch's actions, an `[AnyAction]`, in order; see ``Dispatcher/batch(_:)``.
     public static let batchName = "Fluxion.batch"
 
+    /// The name of the built-in action of a batch's inline mutation; its payload is a ``StoreMutation``.
+    ///
+    /// See ``DispatchBatch/mutate(_:_:)``.
+    public static let mutationName = "Fluxion.mutate"
+
     /// The payload as the given type, or `nil` when it has another type.
     ///
     /// ```swift

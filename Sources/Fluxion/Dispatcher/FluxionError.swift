@@ -13,7 +13,15 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     case storeTypeMismatch(action: String, expected: String, actual: String)
 
     /// The store type was never registered with this dispatcher (or was unregistered).
-    case storeNotRegistered(String)
+    ///
+    /// Raised by a ``Store/waitFor(_:)`` inside a handler, it also names the
+    /// store that was waiting and the action it was handling.
+    case storeNotRegistered(String, waitingStore: String? = nil, action: String? = nil)
+
+    /// Two store types declare one action name with different payload types;
+    /// the second one's registration is refused.
+    case conflictingPayloadTypes(
+        action: String, store: String, payload: String, otherStore: String, otherPayload: String)
 
     /// The store type is already registered with this dispatcher.
     case storeAlreadyRegistered(String)
@@ -52,8 +60,12 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
             "Action '\(action)' expects a payload of type \(expected) but was dispatched with \(actual)."
         case .storeTypeMismatch(let action, let expected, let actual):
             "The handler for '\(action)' is a method of \(expected) but is declared on \(actual)."
-        case .storeNotRegistered(let store):
+        case .storeNotRegistered(let store, let waitingStore?, let action?):
+            "Store \(store) is not registered with this dispatcher; \(waitingStore) waited for it while handling '\(action)'."
+        case .storeNotRegistered(let store, _, _):
             "Store \(store) is not registered with this dispatcher."
+        case .conflictingPayloadTypes(let action, let store, let payload, let otherStore, let otherPayload):
+            "Store \(store) declares action '\(action)' with payload type \(payload), but \(otherStore) declares it with \(otherPayload); one name needs one payload type."
         case .storeAlreadyRegistered(let store):
             "Store \(store) is already registered with this dispatcher."
         case .waitForCycle(let path):
@@ -77,4 +89,11 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
 @usableFromInline
 func typeName(_ type: Any.Type) -> String {
     String(describing: type)
+}
+
+/// The names of two types, qualified by their modules when their short names are the same.
+func typeNames(_ first: Any.Type, _ second: Any.Type) -> (String, String) {
+    let names = (typeName(first), typeName(second))
+    guard names.0 == names.1, first != second else { return names }
+    return (String(reflecting: first), String(reflecting: second))
 }

@@ -1,8 +1,8 @@
-/// Dispatches the actions of one batch; see ``Dispatcher/batch(_:)``.
+/// Dispatches the actions and inline mutations of one batch; see ``Dispatcher/batch(_:)``.
 ///
 /// Valid only inside the batch's closure, on its thread.
 public struct DispatchBatch {
-    let dispatcher: Dispatcher
+    @usableFromInline let dispatcher: Dispatcher
 
     /// Runs a typed action now, as part of the batch.
     ///
@@ -11,9 +11,8 @@ public struct DispatchBatch {
     public func dispatch<Payload>(_ name: ActionName<Payload>, payload: Payload, error: (any Error)? = nil) throws {
         try dispatcher.performInBatch(name.rawValue) {
             AnyAction(name: name.rawValue, payload: payload, error: error)
-        } perform: { routes, storesExist in
-            try dispatcher.perform(
-                name.rawValue, payload: payload, error: error, through: routes, storesExist: storesExist)
+        } perform: { list in
+            try dispatcher.perform(name.rawValue, payload: payload, error: error, through: list)
         }
     }
 
@@ -26,14 +25,63 @@ public struct DispatchBatch {
     public func dispatch(_ action: AnyAction) throws {
         try dispatcher.performInBatch(action.name) {
             action
-        } perform: { routes, storesExist in
-            try dispatcher.perform(action, through: routes, storesExist: storesExist)
+        } perform: { list in
+            try dispatcher.perform(action, through: list)
         }
+    }
+
+    /// Changes one store's state inline, as part of the batch.
+    ///
+    /// ```swift
+    /// try dispatcher.batch { batch in
+    ///     try batch.mutate(CounterStore.self) { $0.count = 10 }
+    ///     try batch.dispatch(.increment, payload: 1)
+    /// }
+    /// ```
+    ///
+    /// The change travels as a built-in action named ``AnyAction/mutationName``
+    /// whose payload is a ``StoreMutation``: the middleware sees it (and may
+    /// drop it), and the store's observers hear it with the rest of the batch.
+    /// No handler runs. If `body` throws, the whole batch rolls back.
+    ///
+    /// - Throws: ``FluxionError/storeNotRegistered(_:waitingStore:action:)``
+    ///   for a type that is not registered, or what `body` throws.
+    @inlinable
+    public func mutate<State, S: Store<State>>(_ type: S.Type, _ body: @escaping @Sendable (inout State) throws -> Void)
+        throws
+    {
+        let mutation = StoreMutation(of: S.self) { store in
+            unsafeDowncast(store, to: Store<State>.self).apply(body)
+        }
+        try dispatch(AnyAction(name: AnyAction.mutationName, payload: mutation))
     }
 }
 
+/// An inline change of one store's state, made in a batch with ``DispatchBatch/mutate(_:_:)``.
+///
+/// It is the payload of the built-in action named ``AnyAction/mutationName``,
+/// as the middleware and the observers see it.
+public struct StoreMutation: Sendable, CustomStringConvertible {
+    /// The type of the store it changes.
+    public let storeType: any AnyObject.Type
+    let storeID: ObjectIdentifier
+    let apply: @Sendable (AnyObject) -> HandlerOutcome
+
+    @usableFromInline
+    init(of type: any AnyObject.Type, apply: @escaping @Sendable (AnyObject) -> HandlerOutcome) {
+        storeType = type
+        storeID = ObjectIdentifier(type)
+        self.apply = apply
+    }
+
+    /// The store type's name.
+    public var description: String { typeName(storeType) }
+
+    var storeName: String { typeName(storeType) }
+}
+
 extension Dispatcher {
-    /// Runs several actions as one unit: observers hear one change per store, or, on failure, nothing.
+    /// Runs several actions as one transaction: observers hear one change per store, or, on failure, nothing.
     ///
     /// ```swift
     /// try dispatcher.batch { batch in
@@ -42,24 +90,25 @@ extension Dispatcher {
     /// }
     /// ```
     ///
-    /// The actions run at once, in order, holding the dispatch turn from the
-    /// first to the last. When the closure returns, each store whose handlers
-    /// ran sends its observers one ``StoreChange`` from its state before the
-    /// batch to its state after, with an action named ``AnyAction/batchName``
-    /// whose payload is the batch's actions. If a handler throws, or the
-    /// closure throws, every store the batch touched goes back to its state
-    /// before the batch, no observer is called, and `batch` throws the first
-    /// error. Throwing from the closure is how to abort.
+    /// The actions (and inline mutations, ``DispatchBatch/mutate(_:_:)``) run
+    /// at once, in order, holding the dispatch turn from the first to the
+    /// last. When the closure returns, the batch commits: each store it changed
+    /// sends its observers one ``StoreChange`` from its state before the batch
+    /// to its state after, stores in registration order, with an action named
+    /// ``AnyAction/batchName`` whose payload is the batch's actions. If a
+    /// handler throws, or the closure throws, every store the batch touched
+    /// keeps its state from before the batch, no observer is called, the
+    /// actions dispatched during the batch are dropped, and `batch` throws the
+    /// first error. Throwing from the closure is how to abort.
+    ///
+    /// No reader on another thread sees a state of the middle of a batch:
+    /// the batch's states become visible when it commits. Inside the batch,
+    /// its own thread reads them as they are so far.
     ///
     /// A batch inside a batch folds into it (its failure fails the outer
     /// batch). Actions dispatched with ``dispatch(_:payload:error:)`` from
     /// inside the batch — by its closure, handlers or middleware — are queued
-    /// and run after it, whether it succeeded or rolled back. Readers of
-    /// ``Store/state`` on other threads may see a store's state between two
-    /// actions of a batch; observers never do, and observation tracking is
-    /// told once, after the batch (after a rollback too, so that a reader
-    /// that saw a state of the batch reads again). A batch runs even while the
-    /// dispatcher is suspended.
+    /// and run after it commits. A batch runs even while the dispatcher is suspended.
     ///
     /// - Throws: The batch's first error; ``FluxionError/batchInsideAction``
     ///   when called while an action runs: from a handler, an observer, a
@@ -67,6 +116,57 @@ extension Dispatcher {
     /// - Returns: What the closure returns.
     @discardableResult
     public func batch<Value>(_ body: (DispatchBatch) throws -> Value) throws -> Value {
-        try runBatch(body)
+        let thread = ThreadID.current
+        let takesTurn = state.withLockWaiting(until: { state -> Bool? in
+            if state.admits(thread) { return false }
+            return state.turn.take(by: thread) ? true : nil
+        })
+        guard takesTurn else {
+            // NB: this thread runs an action or a batch: a batch folds into a running batch,
+            // between its actions, never inside a handler.
+            guard holdsTurn(thread), transaction.isBatch, !transaction.isRunningHandler else {
+                throw FluxionError.batchInsideAction
+            }
+            do {
+                return try body(DispatchBatch(dispatcher: self))
+            } catch {
+                transaction.fail(error)
+                throw error
+            }
+        }
+        defer { runQueuedActionsAndEndTurn() }
+        transaction.beginBatch()
+        let outcome = Result { try body(DispatchBatch(dispatcher: self)) }
+        if case .failure(let error) = outcome { transaction.fail(error) }
+        var actions: [AnyAction] = []
+        swap(&actions, &transaction.batchActions)
+        if let failure = transaction.end() { throw failure }
+        enqueueTransactionActions()
+        if transaction.hasDeliveries { deliverBatch(AnyAction(name: AnyAction.batchName, payload: actions)) }
+        return try outcome.get()
+    }
+
+    /// Tells the observers of a committed batch, then the middleware that observes changes.
+    private func deliverBatch(_ action: AnyAction) {
+        let middleware = state.withLock { $0.middleware.entries.filter(\.observesChanges) }
+        guard !middleware.isEmpty else { return transaction.deliver(action) }
+        relay.startCollecting()
+        transaction.deliver(action)
+        let changes = relay.stopCollecting()
+        for entry in middleware { entry.middleware.batchCommitted(action, changes: changes) }
+    }
+
+    /// Runs one action of the running batch now; `DispatchBatch` calls it.
+    func performInBatch(_ name: String, erased: () -> AnyAction, perform: (RouteList) throws -> Void) throws {
+        guard holdsTurn(), transaction.isBatch else { throw FluxionError.batchEnded(name) }
+        // NB: one action at a time: a handler of the batch's current action cannot start another.
+        guard !transaction.isRunningHandler else { throw FluxionError.batchInsideAction }
+        transaction.batchActions.append(erased())
+        do {
+            try process(name, erased: erased, perform: perform)
+        } catch {
+            transaction.fail(error)
+            throw error
+        }
     }
 }

@@ -38,10 +38,22 @@ public protocol Middleware: Sendable {
     /// action, so the dispatcher does it only while a middleware that wants
     /// them is in the chain; otherwise `next` returns `[]`.
     var observesChanges: Bool { get }
+
+    /// Called once a batch has committed, with the changes it made; does nothing by default.
+    ///
+    /// Each of a batch's actions passes through ``dispatch(_:next:)``, where
+    /// `next` returns `[]`: a batch's stores change together, when it commits.
+    /// A middleware that ``observesChanges`` hears them here, one per store,
+    /// in registration order; `batch` is the action named
+    /// ``AnyAction/batchName`` whose payload is the batch's actions. It runs
+    /// on the batch's thread, after the stores' observers.
+    func batchCommitted(_ batch: AnyAction, changes: [AnyStoreChange])
 }
 
 extension Middleware {
     public var observesChanges: Bool { false }
+
+    public func batchCommitted(_ batch: AnyAction, changes: [AnyStoreChange]) {}
 }
 
 /// The rest of the middleware chain, then the stores.
@@ -56,7 +68,7 @@ public struct MiddlewareNext {
     /// - Returns: The changes the action produced, when a middleware of the
     ///   chain ``Middleware/observesChanges``: one per store whose handler ran,
     ///   in registration order; `[]` otherwise, and inside a batch, whose
-    ///   observers hear of it when it ends.
+    ///   changes ``Middleware/batchCommitted(_:changes:)`` hears when it commits.
     public func callAsFunction(_ action: AnyAction) throws -> [AnyStoreChange] {
         try dispatcher.run(action, through: chain, collectingChanges: collectsChanges)
     }

@@ -6,34 +6,32 @@
 @usableFromInline
 final class Handler: Sendable {
     /// The payload type the handler takes; `nil` for a catch-all reducer, which takes any.
+    let payload: Any.Type?
+    /// `payload`'s identity, compared on every typed dispatch.
     let payloadType: ObjectIdentifier?
-    /// The payload type's name, for error messages.
-    let expectedPayload: String
-    /// A `TypedHandler<Payload>` for the payload type `payloadType`; `nil` for a catch-all.
+    /// A `TypedHandler<Payload>` for the payload type `payload`; `nil` for a catch-all.
     let typed: (AnyObject & Sendable)?
     /// Whether the handler can take a payload whose type is known only at run time.
     let accepts: @Sendable (any Sendable) -> Bool
     /// Runs the handler for an action whose payload type is known only at run time.
     let untyped: @Sendable (AnyObject, AnyAction) -> HandlerOutcome
-    /// Tells the store's observers about the change its last handler made.
-    let deliver: @Sendable (AnyObject, AnyAction) -> Void
 
     @usableFromInline
     init(
-        payloadType: ObjectIdentifier?,
-        expectedPayload: String,
+        payload: Any.Type?,
         typed: (AnyObject & Sendable)?,
         accepts: @escaping @Sendable (any Sendable) -> Bool,
-        untyped: @escaping @Sendable (AnyObject, AnyAction) -> HandlerOutcome,
-        deliver: @escaping @Sendable (AnyObject, AnyAction) -> Void
+        untyped: @escaping @Sendable (AnyObject, AnyAction) -> HandlerOutcome
     ) {
-        self.payloadType = payloadType
-        self.expectedPayload = expectedPayload
+        self.payload = payload
+        self.payloadType = payload.map(ObjectIdentifier.init)
         self.typed = typed
         self.accepts = accepts
         self.untyped = untyped
-        self.deliver = deliver
     }
+
+    /// The payload type's name, for error messages.
+    var expectedPayload: String { payload.map(typeName) ?? "Any" }
 
     /// Runs the handler on `store` for a typed action: directly when it takes
     /// `Payload`, through its untyped body otherwise (a catch-all reducer).
@@ -62,15 +60,51 @@ final class TypedHandler<Payload: Sendable>: Sendable {
 
 /// What running one store's handler did.
 @usableFromInline
-struct HandlerOutcome {
-    /// The error the handler threw; the store's state was then left as it was.
-    let error: (any Error)?
-    /// Whether the store has observers waiting for the change.
-    let isObserved: Bool
+enum HandlerOutcome {
+    /// The handler threw; the store's state is as it was.
+    case failed(any Error)
+    /// The new state is committed (a one-store action); `delivers` when it is a change someone hears.
+    case committed(delivers: Bool)
+    /// The new state waits for the transaction's commit.
+    case staged
+}
+
+/// What the dispatcher does to a store of one state type, specialised where the store type is declared.
+///
+/// A transaction stages the changes of several stores, then commits them all
+/// or rolls them all back, then delivers them, through these closures.
+@usableFromInline
+final class StoreOperations: Sendable {
+    /// Makes the store's next handler runs stage their changes instead of committing them.
+    let stage: @Sendable (AnyObject) -> Void
+    /// Commits the staged state; returns whether it is a change someone hears.
+    let commit: @Sendable (AnyObject) -> Bool
+    /// Drops the staged state.
+    let rollback: @Sendable (AnyObject) -> Void
+    /// Tells the store's observers about its committed change.
+    let deliver: @Sendable (AnyObject, AnyAction) -> Void
 
     @usableFromInline
-    init(error: (any Error)?, isObserved: Bool) {
-        self.error = error
-        self.isObserved = isObserved
+    init(
+        stage: @escaping @Sendable (AnyObject) -> Void,
+        commit: @escaping @Sendable (AnyObject) -> Bool,
+        rollback: @escaping @Sendable (AnyObject) -> Void,
+        deliver: @escaping @Sendable (AnyObject, AnyAction) -> Void
+    ) {
+        self.stage = stage
+        self.commit = commit
+        self.rollback = rollback
+        self.deliver = deliver
+    }
+
+    /// The operations of stores whose state is `State`.
+    @inlinable
+    static func of<State: Sendable>(_: State.Type) -> StoreOperations {
+        StoreOperations(
+            stage: { unsafeDowncast($0, to: Store<State>.self).isStaging = true },
+            commit: { unsafeDowncast($0, to: Store<State>.self).commitStaged() },
+            rollback: { unsafeDowncast($0, to: Store<State>.self).rollBackStaged() },
+            deliver: { unsafeDowncast($0, to: Store<State>.self).deliverPendingChange(for: $1) }
+        )
     }
 }

@@ -69,9 +69,16 @@ final class Lock: @unchecked Sendable {  // the pthread objects are thread-safe;
 }
 
 /// The identity of the calling thread, comparable with `==`.
+@usableFromInline
 struct ThreadID: Equatable, Sendable {
-    private let raw: UInt
+    @usableFromInline let raw: UInt
 
+    @usableFromInline
+    init(raw: UInt) {
+        self.raw = raw
+    }
+
+    @inlinable
     static var current: ThreadID {
         #if canImport(Darwin)
         ThreadID(raw: UInt(bitPattern: pthread_self()))

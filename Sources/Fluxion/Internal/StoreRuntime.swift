@@ -8,11 +8,4 @@ protocol StoreRuntime: AnyObject, Sendable {
 
     /// The current state, as the first change for an observer that asked for it.
     func currentStateChange() -> AnyStoreChange
-
-    /// Keeps the state from before a batch, whose changes the store's observers hear at its end.
-    func beginBatch()
-
-    /// Ends a batch: tells the observers of the one change from the kept state
-    /// to the current one, caused by `action`; with no action, goes back to the kept state.
-    func finishBatch(committing action: AnyAction?)
 }

@@ -16,14 +16,11 @@ public struct AnyStoreChange: Sendable {
     /// The state before the action.
     public let oldState: any Sendable
 
-    /// The state after the action; equal to ``oldState`` when the handler threw.
+    /// The state after the action.
     public let newState: any Sendable
 
     /// The action that caused the change.
     public let action: AnyAction
-
-    /// The error the store's handler threw, if it threw.
-    public let error: (any Error)?
 
     /// Whether this is the first call of an observer that asked for the current state.
     public let isCurrentState: Bool
@@ -34,7 +31,6 @@ public struct AnyStoreChange: Sendable {
         self.oldState = change.oldState
         self.newState = change.newState
         self.action = change.action
-        self.error = change.error
         self.isCurrentState = change.isCurrentState
     }
 
@@ -52,6 +48,6 @@ public struct AnyStoreChange: Sendable {
     public func change<State: Sendable>(as type: State.Type) -> StoreChange<State>? {
         guard let oldState = oldState as? State, let newState = newState as? State else { return nil }
         if isCurrentState { return StoreChange(currentState: newState) }
-        return StoreChange(oldState: oldState, newState: newState, action: action, error: error)
+        return StoreChange(oldState: oldState, newState: newState, action: action)
     }
 }

@@ -44,10 +44,8 @@ final class PersistenceCenter: @unchecked Sendable {  // `archivers` and `keys` 
         if let state = archiver.restore() {
             store.replaceStateBeforePublication(with: state)
         }
-        store.observe(owner: archiver) { archiver, change in
-            // NB: a handler that threw left the state as it was.
-            if change.error == nil { archiver.record(change.newState) }
-        }
+        // NB: an action whose handler threw is no change: only committed states reach the archiver.
+        store.observe(owner: archiver) { archiver, change in archiver.record(change.newState) }
         lock.withLock { archivers.append(archiver) }
     }
 

@@ -20,11 +20,16 @@
 /// }
 /// ```
 ///
-/// A handler that throws leaves its store's state as it was before the
-/// action: handlers mutate a copy that is committed only on success.
+/// A handler that throws rejects the whole action: every store it reached
+/// keeps the state it had before (handlers mutate copies, committed together
+/// once every handler has returned).
+///
+/// Two store types of one dispatcher that declare one action name must agree
+/// on its payload type; ``Dispatcher/register(_:)`` refuses the second one otherwise.
 public struct HandlerTable<State: Sendable>: Sendable {
     @usableFromInline var handlers: [String: Handler] = [:]
     @usableFromInline var fallback: Handler?
+    @usableFromInline let operations = StoreOperations.of(State.self)
 
     /// Creates an empty table.
     @inlinable
@@ -84,14 +89,12 @@ public struct HandlerTable<State: Sendable>: Sendable {
     ) -> HandlerTable {
         var table = self
         table.fallback = Handler(
-            payloadType: nil,
-            expectedPayload: "Any",
+            payload: nil,
             typed: nil,
             accepts: { _ in true },
             untyped: { store, action in
                 unsafeDowncast(store, to: Store<State>.self).apply { state in try reducer(&state, action) }
-            },
-            deliver: { store, action in unsafeDowncast(store, to: Store<State>.self).deliverPendingChange(for: action) }
+            }
         )
         return table
     }
@@ -105,8 +108,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
     ) -> HandlerTable {
         var table = self
         table.handlers[name.rawValue] = Handler(
-            payloadType: ObjectIdentifier(Payload.self),
-            expectedPayload: typeName(Payload.self),
+            payload: Payload.self,
             typed: TypedHandler<Payload> { store, name, payload, error in
                 let store = unsafeDowncast(store, to: Store<State>.self)
                 return store.apply { state in
@@ -126,8 +128,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
                     }
                     try body(store, &state, Action(ActionName(action.name), payload: payload, error: action.error))
                 }
-            },
-            deliver: { store, action in unsafeDowncast(store, to: Store<State>.self).deliverPendingChange(for: action) }
+            }
         )
         return table
     }

@@ -1,21 +1,19 @@
-/// What one dispatch did to one store: the state before and after, the action, and any error.
+/// What one action did to one store: the state before and after, and the action.
 ///
-/// A store's observers receive one change for each dispatch in which one of
-/// its handlers ran, after every store has handled the action.
+/// A store's observers receive one change for each action (or batch) that
+/// changed the store, once the whole action has committed. An action whose
+/// handler threw changed nothing and is not a change; an action that carries
+/// an error (``AnyAction/error``) is a change like any other. When `State` is
+/// `Equatable`, an action that leaves the state equal is not a change either.
 public struct StoreChange<State: Sendable>: Sendable {
     /// The state before the action.
     public let oldState: State
 
-    /// The state after the action; equal to ``oldState`` when the handler threw.
+    /// The state after the action.
     public let newState: State
 
     /// The action that caused the change, with its name, payload and carried error.
     public let action: AnyAction
-
-    /// The error the store's handler threw, if it threw; the state was then rolled back.
-    ///
-    /// An error that the action itself carries is ``AnyAction/error`` on ``action``.
-    public let error: (any Error)?
 
     /// Whether this is the first call of an observer that asked for the current state,
     /// rather than a change: ``oldState`` and ``newState`` are then both the current state.
@@ -27,17 +25,16 @@ public struct StoreChange<State: Sendable>: Sendable {
     @usableFromInline let serial: UInt64
 
     /// Creates a change.
-    public init(oldState: State, newState: State, action: AnyAction, error: (any Error)? = nil) {
-        self.init(oldState: oldState, newState: newState, action: action, error: error, serial: 0)
+    public init(oldState: State, newState: State, action: AnyAction) {
+        self.init(oldState: oldState, newState: newState, action: action, serial: 0)
     }
 
     /// Creates a change with its serial number.
     @usableFromInline
-    init(oldState: State, newState: State, action: AnyAction, error: (any Error)?, serial: UInt64) {
+    init(oldState: State, newState: State, action: AnyAction, serial: UInt64) {
         self.oldState = oldState
         self.newState = newState
         self.action = action
-        self.error = error
         self.isCurrentState = false
         self.serial = serial
     }
@@ -48,7 +45,6 @@ public struct StoreChange<State: Sendable>: Sendable {
         self.oldState = currentState
         self.newState = currentState
         self.action = .currentState
-        self.error = nil
         self.isCurrentState = true
         self.serial = 0
     }

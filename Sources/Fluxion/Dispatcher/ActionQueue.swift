@@ -10,8 +10,8 @@ struct QueuedAction {
         performer = { dispatcher in
             try dispatcher.process(name) {
                 AnyAction(name: name, payload: payload, error: error)
-            } perform: { routes, storesExist in
-                try dispatcher.perform(name, payload: payload, error: error, through: routes, storesExist: storesExist)
+            } perform: { list in
+                try dispatcher.perform(name, payload: payload, error: error, through: list)
             }
         }
     }
@@ -22,8 +22,8 @@ struct QueuedAction {
         performer = { dispatcher in
             try dispatcher.process(action.name) {
                 action
-            } perform: { routes, storesExist in
-                try dispatcher.perform(action, through: routes, storesExist: storesExist)
+            } perform: { list in
+                try dispatcher.perform(action, through: list)
             }
         }
     }

@@ -1,33 +1,33 @@
-/// A registered store type: how to create it, its handlers, and its instance once created.
-final class Registration: @unchecked Sendable {  // `instance`, `creator`, `order` guarded by the dispatcher's `lock`
+/// A registered store type: its name, its place in registration order, its handlers and how to create it.
+///
+/// Immutable: whether the store exists, and who is creating it, is the
+/// ``RouteIndex``'s to know.
+final class Registration: Sendable {
     let id: ObjectIdentifier
-    let name: String
+    let type: any AnyObject.Type
+    /// The place in registration order: observers hear stores in this order.
+    let order: Int
     let handlers: [String: Handler]
     let fallback: Handler?
+    /// What the dispatcher needs to commit, roll back and deliver this store's changes.
+    let operations: StoreOperations
     let make: @Sendable () -> any StoreRuntime
     /// Runs on the new store once it is attached, before it is published; persistence restores here.
     let prepare: (@Sendable (any StoreRuntime) -> Void)?
 
-    /// The store, once created.
-    ///
-    /// NB: written once, under the dispatcher's lock; a thread that has seen it set
-    /// under the lock may read it without the lock afterwards, since it never changes again.
-    @exclusivity(unchecked) var instance: (any StoreRuntime)?
-    /// The thread creating the store right now, if any.
-    @exclusivity(unchecked) var creator: ThreadID?
-    /// The registration's place in registration order; set once, when registered.
-    @exclusivity(unchecked) var order = 0
-
     init<State, S: Store<State>>(
         _ type: S.Type,
+        order: Int,
         factory: @escaping @Sendable () -> S,
         prepare: (@Sendable (S) -> Void)? = nil
     ) {
         let table = S.handlers
         id = ObjectIdentifier(type)
-        name = typeName(type)
+        self.type = type
+        self.order = order
         handlers = table.handlers
         fallback = table.fallback
+        operations = table.operations
         make = factory
         // NB: the factory returns `S`, so the store handed to `prepare` is an `S`.
         if let prepare {
@@ -36,6 +36,9 @@ final class Registration: @unchecked Sendable {  // `instance`, `creator`, `orde
             self.prepare = nil
         }
     }
+
+    /// The type's name, qualified by its module when another type of that name is involved.
+    var name: String { typeName(type) }
 
     /// The route that handles `actionName` for this store, if any.
     func route(for actionName: String) -> Route? {

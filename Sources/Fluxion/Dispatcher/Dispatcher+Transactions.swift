@@ -1,0 +1,177 @@
+// Running one action, the turn held: through the middleware, then through its
+// stores' handlers as one transaction, then to the observers.
+extension Dispatcher {
+    /// Runs an action the turn holder took from a queue, or a batch's: looks its routes up first.
+    func process(_ name: String, erased: () -> AnyAction, perform: (RouteList) throws -> Void) throws {
+        let (list, middleware, collectsChanges) = state.withLock { state in
+            (state.index.list(for: name), state.middleware.entries, state.middleware.observesChanges)
+        }
+        try process(list, middleware: middleware, collectsChanges: collectsChanges, erased: erased, perform: perform)
+    }
+
+    /// Runs an action through the middleware, if any, then through the stores of `list`.
+    func process(
+        _ list: RouteList,
+        middleware: [MiddlewareEntry],
+        collectsChanges: Bool,
+        erased: () -> AnyAction,
+        perform: (RouteList) throws -> Void
+    ) throws {
+        guard !middleware.isEmpty else { return try perform(list) }
+        // NB: its stores are made first, while the turn may still be given up meanwhile.
+        _ = try stores(of: list)
+        _ = try run(erased(), through: middleware[...], collectingChanges: collectsChanges)
+    }
+
+    /// Passes `action` to the first middleware of `chain`, or, past the last, to the stores.
+    ///
+    /// - Returns: The changes the action produced.
+    func run(
+        _ action: AnyAction,
+        through chain: ArraySlice<MiddlewareEntry>,
+        collectingChanges: Bool
+    ) throws -> [AnyStoreChange] {
+        guard let first = chain.first else {
+            let list = state.withLock { $0.index.list(for: action.name) }
+            guard collectingChanges, !transaction.isBatch else {
+                try perform(action, through: list)
+                return []
+            }
+            // NB: created before collecting starts: creating a store may give up the turn meanwhile.
+            _ = try stores(of: list)
+            relay.startCollecting()
+            defer { _ = relay.stopCollecting() }
+            try perform(action, through: list)
+            return relay.stopCollecting()
+        }
+        let next = MiddlewareNext(dispatcher: self, chain: chain.dropFirst(), collectsChanges: collectingChanges)
+        let wasInMiddleware = transaction.isInMiddleware
+        transaction.isInMiddleware = true
+        defer { transaction.isInMiddleware = wasInMiddleware }
+        return try first.middleware.dispatch(action, next: next)
+    }
+
+    /// Runs a typed action through the stores of `list`.
+    func perform<Payload: Sendable>(_ name: String, payload: Payload, error: (any Error)?, through list: RouteList)
+        throws
+    {
+        if let expected = list.payloadType, expected != ObjectIdentifier(Payload.self),
+            let route = list.typedRoute
+        {
+            let (expected, actual) = typeNames(route.handler.payload ?? Any.self, Payload.self)
+            throw FluxionError.payloadTypeMismatch(action: name, expected: expected, actual: actual)
+        }
+        try perform(name, through: list) { handler, store in
+            handler.run(on: store, name: name, payload: payload, error: error)
+        } erased: {
+            AnyAction(name: name, payload: payload, error: error)
+        }
+    }
+
+    /// Runs an untyped action through the stores of `list`; a batch's inline mutation through its store.
+    func perform(_ action: AnyAction, through list: RouteList) throws {
+        if action.name == AnyAction.mutationName, let mutation = action.payload as? StoreMutation {
+            return try perform(mutation, as: action)
+        }
+        // NB: the handlers of one name agree on the payload type: one check covers them all.
+        if let route = list.typedRoute, !route.handler.accepts(action.payload) {
+            let (expected, actual) = typeNames(route.handler.payload ?? Any.self, type(of: action.payload))
+            throw FluxionError.payloadTypeMismatch(action: action.name, expected: expected, actual: actual)
+        }
+        try perform(action.name, through: list) { handler, store in
+            handler.untyped(store, action)
+        } erased: {
+            action
+        }
+    }
+
+    /// Runs one action through its stores as a transaction, then tells their observers.
+    ///
+    /// - Parameters:
+    ///   - run: Runs a handler on its store.
+    ///   - erased: The action with its payload type erased, for `waitFor`, observers and hooks.
+    private func perform(
+        _ name: String,
+        through list: RouteList,
+        run: (Handler, AnyObject) -> HandlerOutcome,
+        erased: () -> AnyAction
+    ) throws {
+        guard !list.routes.isEmpty else {
+            let hook = state.withLock { state in
+                state.deadLetters += 1
+                return state.deadLetterHandler
+            }
+            hook?(erased())
+            return
+        }
+        let stores = try stores(of: list)
+        try transact {
+            // NB: with one route, `waitFor` can never run another handler: the action is needed only with more.
+            try transaction.run(name, list.routes.count > 1 ? erased() : nil, through: list.routes, on: stores) {
+                route, store in run(route.handler, store)
+            }
+        } erased: {
+            erased()
+        }
+    }
+
+    /// Runs a batch's inline mutation: stages the change of its store.
+    private func perform(_ mutation: StoreMutation, as action: AnyAction) throws {
+        let registration = state.withLock { $0.index.registrations[mutation.storeID] }
+        guard let registration else { throw FluxionError.storeNotRegistered(mutation.storeName) }
+        let store = try instance(of: registration)
+        try transact {
+            try transaction.mutate(store, of: registration, with: mutation.apply)
+        } erased: {
+            action
+        }
+    }
+
+    /// Runs `body` in the transaction: a batch's stays open; otherwise this one commits
+    /// (its changes are delivered, its dispatched actions run next) or rolls back.
+    private func transact(_ body: () throws -> Void, erased: () -> AnyAction) throws {
+        guard !transaction.isBatch else { return try body() }
+        do {
+            try body()
+        } catch {
+            transaction.fail(error)
+        }
+        if let failure = transaction.end() { throw failure }
+        enqueueTransactionActions()
+        if transaction.hasDeliveries { transaction.deliver(erased()) }
+    }
+
+    /// Moves the actions the ended transaction dispatched to the turn's queue.
+    func enqueueTransactionActions() {
+        guard !transaction.queued.isEmpty else { return }
+        var queued = ActionQueue()
+        swap(&queued, &transaction.queued)
+        state.withLock { $0.turn.enqueue(&queued) }
+    }
+
+    /// Runs the handler of the store of type `S` for the current action, unless it ran.
+    ///
+    /// - Returns: The store, or `nil` when it does not handle the action.
+    func runFirst<State, S: Store<State>>(_ type: S.Type) throws -> AnyObject? {
+        guard holdsTurn(), transaction.isRunningHandler else {
+            throw FluxionError.waitForOutsideDispatch(typeName(S.self))
+        }
+        let waited = try transaction.waitFor(ObjectIdentifier(S.self)) { route, store in
+            // NB: a pending route means several routes, so the transaction holds the action.
+            guard let action = transaction.action else {
+                return .failed(FluxionError.waitForOutsideDispatch(typeName(S.self)))
+            }
+            // Opens the payload's existential, so the handler runs typed when it can.
+            func run<Payload: Sendable>(_ payload: Payload) -> HandlerOutcome {
+                route.handler.run(on: store, name: action.name, payload: payload, error: action.error)
+            }
+            return run(action.payload)
+        }
+        if let store = waited { return store }
+        guard isRegistered(type) else {
+            throw FluxionError.storeNotRegistered(
+                typeName(S.self), waitingStore: transaction.runningStoreName, action: transaction.actionName)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,141 @@
+// The dispatch turn: which thread runs actions now, and what the others do meanwhile.
+// Every decision is `TurnState`'s, made under the lock; what it decides runs here, unlocked.
+extension Dispatcher {
+    /// What a dispatch does, decided under the lock.
+    private enum Arrival {
+        /// The turn holder dispatched inside a transaction: the action becomes part of it.
+        case joinsTransaction
+        /// The action waits in a queue.
+        case queued
+        /// The caller holds the turn: it runs the action through `list`, and through the middleware, if any.
+        case run(RouteList, middleware: [MiddlewareEntry], collectsChanges: Bool)
+    }
+
+    /// Takes the dispatch turn, runs the action, then the actions queued meanwhile.
+    ///
+    /// An action dispatched by the turn holder is queued behind its action; one
+    /// dispatched while the dispatcher is suspended waits for the release.
+    ///
+    /// - Parameters:
+    ///   - exclusively: Whether the action runs even while the dispatcher is suspended.
+    ///   - queued: Makes the queued form of the action.
+    ///   - erased: The action with its payload type erased, for the middleware.
+    ///   - perform: Runs the action through the routes of its name; called with the turn held.
+    func send(
+        _ name: String,
+        exclusively: Bool,
+        queued: () -> QueuedAction,
+        erased: () -> AnyAction,
+        perform: (RouteList) throws -> Void
+    ) throws {
+        let thread = ThreadID.current
+        let arrival = state.withLockWaiting(until: { state -> Arrival? in
+            // NB: the turn holder alone touches the transaction; this thread holds the turn when it matches.
+            if state.turn.holder == thread, transaction.isOpen { return .joinsTransaction }
+            let isCreatingForHolder = state.turn.holderAwaitsCreation && state.index.isCreating(thread)
+            let arrival = state.turn.arrive(
+                thread, isCreatingForHolder: isCreatingForHolder, exclusively: exclusively, action: queued)
+            switch arrival {
+            case nil: return nil  // NB: another thread holds the turn: wait, and ask again
+            case .queued?: return .queued
+            case .run?:
+                return .run(
+                    state.index.list(for: name), middleware: state.middleware.entries,
+                    collectsChanges: state.middleware.observesChanges)
+            }
+        })
+        switch arrival {
+        case .joinsTransaction:
+            transaction.queued.append(queued())
+        case .queued:
+            return
+        case .run(let list, let middleware, let collectsChanges):
+            var failure: (any Error)?
+            do {
+                try process(
+                    list, middleware: middleware, collectsChanges: collectsChanges, erased: erased, perform: perform)
+            } catch {
+                failure = error
+            }
+            runQueuedActionsAndEndTurn()
+            if let failure { throw failure }
+        }
+    }
+
+    /// Runs `body` holding the dispatch turn, so that no action runs meanwhile, then the actions it queued.
+    func withTurn<Value>(_ body: () throws -> Value) rethrows -> Value {
+        let thread = ThreadID.current
+        let takesTurn = state.withLockWaiting(until: { state -> Bool? in
+            if state.admits(thread) { return false }
+            return state.turn.take(by: thread) ? true : nil
+        })
+        // NB: this thread holds the turn already, or the holder waits for this thread's factory.
+        guard takesTurn else { return try body() }
+        defer { runQueuedActionsAndEndTurn() }
+        return try body()
+    }
+
+    /// Whether this thread holds the dispatch turn.
+    func holdsTurn(_ thread: ThreadID = .current) -> Bool {
+        state.withLock { $0.turn.holder == thread }
+    }
+
+    /// Runs the queued actions in order, then gives up the dispatch turn.
+    func runQueuedActionsAndEndTurn() {
+        while true {
+            let next = state.withLock { state in
+                let next = state.turn.next()
+                if case .ended = next { self.state.broadcast() }
+                return next
+            }
+            switch next {
+            case .run(let action):
+                do {
+                    try action.perform(on: self)
+                } catch {
+                    report(error, of: action.action)
+                }
+            case .ended(let waiters):
+                for waiter in waiters { waiter.resume() }
+                return
+            }
+        }
+    }
+
+    // MARK: Suspending
+
+    /// Adds a suspension; see ``suspend()``.
+    func beginSuspension() {
+        state.withLock { $0.turn.beginSuspension() }
+    }
+
+    /// Removes a suspension; the last one runs the actions dispatched meanwhile, in order.
+    ///
+    /// When an action is running, the waiting actions join its queue and run
+    /// before its dispatch returns; otherwise this thread takes the turn and runs them.
+    func endSuspension() {
+        let (runsQueue, waiters) = state.withLock { $0.turn.endSuspension(by: .current) }
+        for waiter in waiters { waiter.resume() }
+        if runsQueue { runQueuedActionsAndEndTurn() }
+    }
+
+    /// Whether a suspension is held.
+    public var isSuspended: Bool {
+        state.withLock { $0.turn.isSuspended }
+    }
+
+    /// Returns once no action is running and none waits for a suspension to end.
+    ///
+    /// ```swift
+    /// suspension.release()
+    /// await dispatcher.waitUntilDrained()  // every action dispatched while suspended has run
+    /// ```
+    ///
+    /// While the dispatcher is suspended with actions waiting, this waits for
+    /// the last suspension's release and for those actions to run.
+    public func waitUntilDrained() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            if !state.withLock({ $0.turn.addDrainWaiter(continuation) }) { continuation.resume() }
+        }
+    }
+}

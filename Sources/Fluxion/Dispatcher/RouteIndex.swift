@@ -1,0 +1,103 @@
+/// The name index: which registered store types handle each action name, built at registration.
+///
+/// It also knows which stores exist and which are being created, and it is
+/// where mistakes are refused when they are made: a type registered twice, or
+/// two types that declare one action name with different payload types.
+struct RouteIndex {
+    private(set) var registrations: [ObjectIdentifier: Registration] = [:]
+    /// The stores created so far.
+    private(set) var instances: [ObjectIdentifier: any StoreRuntime] = [:]
+    /// The thread creating each store being created.
+    private(set) var creators: [ObjectIdentifier: ThreadID] = [:]
+    /// The route list of every name a store declares.
+    private var lists: [String: RouteList] = [:]
+    /// The catch-all routes, in registration order: what a name without entries reaches.
+    private var fallback: [Route] = []
+    private var fallbackList = RouteList([], instances: [:])
+    /// The last name looked up and its list: an action dispatched again, as most are,
+    /// costs a string comparison instead of a hash.
+    private var lastLookUp: (name: String, list: RouteList)?
+    /// How many types were ever registered: the next registration's place in registration order.
+    private(set) var registrationCount = 0
+
+    /// Adds a registration, refusing a type registered already and a payload type that disagrees.
+    ///
+    /// - Throws: ``FluxionError/storeAlreadyRegistered(_:)`` or
+    ///   ``FluxionError/conflictingPayloadTypes(action:store:payload:otherStore:otherPayload:)``.
+    mutating func add(_ registration: Registration) throws {
+        guard registrations[registration.id] == nil else {
+            throw FluxionError.storeAlreadyRegistered(registration.name)
+        }
+        for (name, handler) in registration.handlers {
+            guard let payloadType = handler.payloadType, let other = lists[name]?.typedRoute,
+                other.handler.payloadType != payloadType
+            else { continue }
+            let (store, otherStore) = typeNames(registration.type, other.registration.type)
+            let (payload, otherPayload) = typeNames(handler.payload ?? Any.self, other.handler.payload ?? Any.self)
+            throw FluxionError.conflictingPayloadTypes(
+                action: name, store: store, payload: payload, otherStore: otherStore, otherPayload: otherPayload)
+        }
+        registrations[registration.id] = registration
+        registrationCount += 1
+        // NB: the new registration comes last in registration order, so appending keeps every list sorted.
+        for name in registration.handlers.keys where lists[name] == nil {
+            lists[name] = RouteList(fallback, instances: instances)
+        }
+        if let handler = registration.fallback { fallback.append(Route(registration: registration, handler: handler)) }
+        updateLists(of: registration) { routes, name in
+            routes + [registration.route(for: name)].compactMap { $0 }
+        }
+    }
+
+    /// Removes a registration and its store; returns them, for the caller to release unlocked.
+    mutating func remove(_ id: ObjectIdentifier) -> (Registration, (any StoreRuntime)?)? {
+        guard let registration = registrations.removeValue(forKey: id) else { return nil }
+        let store = instances.removeValue(forKey: id)
+        fallback.removeAll { $0.registration.id == id }
+        updateLists(of: registration) { routes, _ in routes.filter { $0.registration.id != id } }
+        return (registration, store)
+    }
+
+    /// The route list of an action name.
+    mutating func list(for name: String) -> RouteList {
+        if let last = lastLookUp, last.name == name { return last.list }
+        let list = lists[name] ?? fallbackList
+        lastLookUp = (name, list)
+        return list
+    }
+
+    /// Records that `thread` creates the store of `registration`.
+    mutating func beginCreation(of registration: Registration, by thread: ThreadID) {
+        creators[registration.id] = thread
+    }
+
+    /// Records the end of a creation, and the store it made, if any.
+    mutating func endCreation(of registration: Registration, making store: (any StoreRuntime)?) {
+        creators[registration.id] = nil
+        guard let store, registrations[registration.id] === registration else { return }
+        instances[registration.id] = store
+        updateLists(of: registration) { routes, _ in routes }
+    }
+
+    /// Whether `thread` is creating some store now.
+    func isCreating(_ thread: ThreadID) -> Bool {
+        creators.values.contains(thread)
+    }
+
+    /// The stores created so far, in registration order.
+    var createdStores: [any StoreRuntime] {
+        registrations.values.sorted { $0.order < $1.order }.compactMap { instances[$0.id] }
+    }
+
+    /// Makes anew the lists that reach `registration`'s store (its names', or all, for a catch-all)
+    /// with the routes `update` returns, and the stores that exist now.
+    private mutating func updateLists(of registration: Registration, _ update: ([Route], String) -> [Route]) {
+        lastLookUp = nil
+        let names = registration.fallback == nil ? Array(registration.handlers.keys) : Array(lists.keys)
+        for name in names {
+            let routes = update(lists[name]?.routes ?? [], name)
+            lists[name] = routes.isEmpty ? nil : RouteList(routes, instances: instances)
+        }
+        if registration.fallback != nil { fallbackList = RouteList(fallback, instances: instances) }
+    }
+}

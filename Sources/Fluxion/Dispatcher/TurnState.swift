@@ -1,0 +1,130 @@
+/// Who holds the dispatch turn, and what waits for it: a state machine with no locks and no user code.
+///
+/// One thread at a time holds the turn and runs actions; the actions it
+/// dispatches meanwhile queue behind its own. The dispatcher keeps this value
+/// in its guarded state, asks it under the lock what to do, and does it
+/// after unlocking — decide under the lock, act outside it.
+struct TurnState {
+    /// What a dispatch does on arrival.
+    enum Arrival {
+        /// The caller now holds the turn and runs the action.
+        case run
+        /// The action was queued: behind the running one, or until the suspensions end.
+        case queued
+    }
+
+    /// What the turn holder does once an action is done.
+    enum Next {
+        /// Runs this queued action, keeping the turn.
+        case run(QueuedAction)
+        /// The turn was given up; resume these waiters.
+        case ended([CheckedContinuation<Void, Never>])
+    }
+
+    /// The thread whose dispatch is running, if any.
+    private(set) var holder: ThreadID?
+    /// Actions dispatched by the turn holder (or for it) while it runs one; FIFO.
+    private var queue = ActionQueue()
+    private var suspensions = 0
+    /// Actions dispatched while suspended, from any thread, in order.
+    private var suspended = ActionQueue()
+    /// Whether the holder waits, inside a handler, for another thread to create a store.
+    ///
+    /// A factory running meanwhile may dispatch: its actions then queue behind
+    /// the holder's, as if dispatched from its handler, instead of waiting for
+    /// a turn that cannot end before the factory does.
+    var holderAwaitsCreation = false
+    /// How many dispatches gave up their turn to wait for a store another thread creates.
+    private var yieldedTurns = 0
+    /// Callers of `waitUntilDrained()`.
+    private var drainWaiters: [CheckedContinuation<Void, Never>] = []
+
+    var isSuspended: Bool { suspensions > 0 }
+
+    /// Whether `thread` may act as the turn holder: it holds the turn, or runs a
+    /// factory the holder waits for (`isCreatingForHolder`).
+    func admits(_ thread: ThreadID, isCreatingForHolder: Bool) -> Bool {
+        holder == thread || (holder != nil && holderAwaitsCreation && isCreatingForHolder)
+    }
+
+    /// Decides what a dispatch from `thread` does: `nil` means wait for the turn and ask again.
+    mutating func arrive(
+        _ thread: ThreadID,
+        isCreatingForHolder: Bool,
+        exclusively: Bool,
+        action: () -> QueuedAction
+    ) -> Arrival? {
+        if admits(thread, isCreatingForHolder: isCreatingForHolder) {
+            queue.append(action())
+            return .queued
+        }
+        if suspensions > 0, !exclusively {
+            suspended.append(action())
+            return .queued
+        }
+        return take(by: thread) ? .run : nil
+    }
+
+    /// Takes the turn for `thread` if it is free.
+    mutating func take(by thread: ThreadID) -> Bool {
+        guard holder == nil else { return false }
+        holder = thread
+        return true
+    }
+
+    /// Queues actions behind the running one (a transaction's, once it commits).
+    mutating func enqueue(_ actions: inout ActionQueue) {
+        while let action = actions.popFirst() { queue.append(action) }
+    }
+
+    /// The next queued action for the holder, or the end of its turn.
+    mutating func next() -> Next {
+        if let action = queue.popFirst() { return .run(action) }
+        holder = nil
+        return .ended(takeDrainWaitersIfDrained())
+    }
+
+    /// Gives the turn up while the holder waits for a store; returns its queue, to take back later.
+    mutating func yield() -> ActionQueue {
+        var kept = ActionQueue()
+        swap(&kept, &queue)
+        yieldedTurns += 1
+        holder = nil
+        return kept
+    }
+
+    /// Takes the turn back after ``yield()``, with the queue kept; `false` while another holds it.
+    mutating func resume(_ thread: ThreadID, with kept: inout ActionQueue) -> Bool {
+        guard take(by: thread) else { return false }
+        yieldedTurns -= 1
+        swap(&kept, &queue)  // NB: whoever held the turn meanwhile emptied `queue`
+        return true
+    }
+
+    mutating func beginSuspension() {
+        suspensions += 1
+    }
+
+    /// Ends a suspension. The last one moves the waiting actions to the queue;
+    /// returns whether `thread` took the turn to run them, and the drain waiters to resume.
+    mutating func endSuspension(by thread: ThreadID) -> (runsQueue: Bool, waiters: [CheckedContinuation<Void, Never>]) {
+        suspensions -= 1
+        guard suspensions == 0, !suspended.isEmpty else { return (false, takeDrainWaitersIfDrained()) }
+        let runsQueue = take(by: thread)
+        while let action = suspended.popFirst() { queue.append(action) }
+        return (runsQueue, [])
+    }
+
+    /// Adds a drain waiter; `false` when nothing runs or waits, so it should resume at once.
+    mutating func addDrainWaiter(_ waiter: CheckedContinuation<Void, Never>) -> Bool {
+        guard holder != nil || yieldedTurns > 0 || !suspended.isEmpty else { return false }
+        drainWaiters.append(waiter)
+        return true
+    }
+
+    private mutating func takeDrainWaitersIfDrained() -> [CheckedContinuation<Void, Never>] {
+        guard !drainWaiters.isEmpty, holder == nil, yieldedTurns == 0, suspended.isEmpty else { return [] }
+        defer { drainWaiters = [] }
+        return drainWaiters
+    }
+}

@@ -1,0 +1,175 @@
+import Observation
+
+extension Store: StoreRuntime {
+    func attach(to dispatcher: Dispatcher) -> Bool {
+        lock.withLock {
+            guard !isAttached else { return false }
+            isAttached = true
+            owningDispatcher = dispatcher
+            return true
+        }
+    }
+
+    func forwardChanges(to relay: ChangeRelay) {
+        let isFirst = lock.withLock {
+            defer { isForwarding = true }
+            return !isForwarding
+        }
+        guard isFirst else { return }
+        // NB: the relay, not the store, owns this observer's life; `self` is weak to avoid a cycle.
+        add(
+            OwnedObserver(owner: relay) { [weak self] relay, change in
+                if let self { relay.deliver(AnyStoreChange(change, of: self)) }
+            })
+    }
+
+    func currentStateChange() -> AnyStoreChange {
+        AnyStoreChange(StoreChange(currentState: lock.withLock { currentState }), of: self)
+    }
+}
+
+// How a handler's change reaches the state: committed at once when its action
+// reaches this store alone, or staged, then committed or rolled back with the
+// rest of its transaction. Only the holder of the dispatch turn calls these;
+// they are specialised for `State` in the module that declares the store.
+extension Store {
+    /// Runs `mutate` on a copy of the state, and commits or stages the copy if it returns.
+    @inlinable
+    final func apply(_ mutate: (inout State) throws -> Void) -> HandlerOutcome {
+        // NB: the turn holder may read `currentState` and `staged` without the lock: it alone writes them.
+        var state = isStaging ? (staged ?? currentState) : currentState
+        do {
+            try mutate(&state)
+        } catch {
+            return .failed(error)
+        }
+        guard isStaging else { return .committed(delivers: commit(&state)) }
+        var replaced: State? = state
+        let thread = ThreadID.current
+        lock.lock()
+        swap(&staged, &replaced)
+        stagedBy = thread
+        lock.unlock()
+        withExtendedLifetime(replaced) {}  // NB: released outside the lock: it may run a deinit
+        return .staged
+    }
+
+    /// Commits `state`, leaving the old state in it; returns whether the change is one someone hears.
+    ///
+    /// A state equal to the current one, when `State` is `Equatable`, is no change.
+    @inlinable
+    final func commit(_ state: inout State) -> Bool {
+        if let isEqual, isEqual(state, currentState) { return false }
+        lock.lock()
+        swap(&currentState, &state)
+        let observers = self.observers
+        let isRead = self.isRead
+        commitSerial &+= 1
+        let serial = commitSerial
+        lock.unlock()
+        guard !observers.isEmpty || isRead else { return false }
+        pendingChange = PendingChange(oldState: state, observers: observers, isRead: isRead, serial: serial)
+        return true
+    }
+
+    /// Commits the staged state, if any; returns whether the change is one someone hears.
+    @inlinable
+    final func commitStaged() -> Bool {
+        isStaging = false
+        guard let newState = staged else { return false }
+        if let isEqual, isEqual(newState, currentState) {
+            rollBackStaged()
+            return false
+        }
+        lock.lock()
+        var state = newState
+        staged = nil
+        stagedBy = nil
+        swap(&currentState, &state)
+        let observers = self.observers
+        let isRead = self.isRead
+        commitSerial &+= 1
+        let serial = commitSerial
+        lock.unlock()
+        // NB: `state` now holds the old state, released outside the lock unless delivered.
+        guard !observers.isEmpty || isRead else { return false }
+        pendingChange = PendingChange(oldState: state, observers: observers, isRead: isRead, serial: serial)
+        return true
+    }
+
+    /// Drops the staged state: the store keeps its committed state.
+    @inlinable
+    final func rollBackStaged() {
+        isStaging = false
+        lock.lock()
+        let dropped = staged.take()
+        stagedBy = nil
+        lock.unlock()
+        withExtendedLifetime(dropped) {}  // NB: released outside the lock
+    }
+
+    /// Tells the observers about the committed change, if any.
+    @inlinable
+    final func deliverPendingChange(for action: AnyAction) {
+        guard let pending = pendingChange.take() else { return }
+        let change = StoreChange(
+            oldState: pending.oldState, newState: currentState, action: action, serial: pending.serial)
+        var sawGone = false
+        for case let observer? in pending.observers {
+            // NB: a `Store<State>` lists only `Observer<State>`s.
+            if !unsafeDowncast(observer, to: Observer<State>.self).notify(change, lock: lock) { sawGone = true }
+        }
+        if sawGone { dropGoneObservers() }
+        // NB: only code that has read `state` can be tracking it.
+        if pending.isRead { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
+    }
+
+    @usableFromInline
+    final func dropGoneObservers() {
+        let released = lock.withLock { compactObservers() }
+        withExtendedLifetime(released) {}  // NB: released outside the lock
+    }
+}
+
+/// What compacting a store's observer list let go of, to release once the store is unlocked.
+struct Compaction {
+    let observers: ContiguousArray<AnyObserver?>
+    /// The owners loaded to check that they live; the last reference to one may be here.
+    let owners: [AnyObject]
+}
+
+/// A committed change, waiting for the end of its transaction to be delivered.
+@usableFromInline
+struct PendingChange<State: Sendable> {
+    @usableFromInline let oldState: State
+    @usableFromInline let observers: ContiguousArray<AnyObserver?>
+    /// Whether to tell observation tracking: the state was read.
+    @usableFromInline let isRead: Bool
+    /// The store's commit count when the change was committed.
+    @usableFromInline let serial: UInt64
+
+    @usableFromInline
+    init(oldState: State, observers: ContiguousArray<AnyObserver?>, isRead: Bool, serial: UInt64) {
+        self.oldState = oldState
+        self.observers = observers
+        self.isRead = isRead
+        self.serial = serial
+    }
+}
+
+/// `==` for `State` when it is `Equatable`; `nil` otherwise.
+func equality<State>(of type: State.Type) -> (@Sendable (State, State) -> Bool)? {
+    guard let equatable = type as? any Equatable.Type else { return nil }
+    func equality<Value: Equatable>(_: Value.Type) -> @Sendable (State, State) -> Bool {
+        { first, second in
+            // NB: `State` is `Value`: the cast above proved it.
+            withUnsafePointer(to: first) { first in
+                withUnsafePointer(to: second) { second in
+                    UnsafeRawPointer(first).assumingMemoryBound(to: Value.self).pointee
+                        == UnsafeRawPointer(second).assumingMemoryBound(to: Value.self).pointee
+                }
+            }
+        }
+    }
+    return equality(equatable)
+}
