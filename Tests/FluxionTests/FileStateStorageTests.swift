@@ -1,6 +1,7 @@
-import Fluxion
 import Foundation
 import Testing
+
+@testable import Fluxion
 
 @Suite struct FileStateStorageTests {
     @Test func aStoreRoundTripsThroughIt() throws {
@@ -122,5 +123,70 @@ import Testing
         ) {
             try FileStateStorage(directory: blocker).save(Data("x".utf8), key: "notes")
         }
+    }
+
+    // MARK: Durability and failed saves
+
+    @Test func aSaveFlushesTheTemporaryFileRenamesItThenFlushesTheDirectory() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let scripted = ScriptedFileSystemCalls()
+        let storage = FileStateStorage(directory: directory, calls: scripted.calls)
+
+        try storage.save(Data("durable".utf8), key: "notes")
+
+        let path = try storage.fileURL(forKey: "notes").path
+        let archive = try #require(FileNode(path: path))  // a rename keeps the node: it is the temporary file's
+        let folder = try #require(FileNode(path: directory.path))
+        #expect(!archive.isDirectory && folder.isDirectory)
+        #expect(scripted.recorded == [.write(archive), .fsync(archive), .rename(archive, to: path), .fsync(folder)])
+        #expect(try storage.load(key: "notes") == Data("durable".utf8))
+    }
+
+    @Test(arguments: [
+        (FileCall.Kind.write, "write"),
+        (FileCall.Kind.fsync, "flush to disk"),
+        (FileCall.Kind.rename, "rename over"),
+    ])
+    func aFailedStepOfASaveIsAnErrorNamingItAndLeavesOnlyTheOldArchive(
+        failing kind: FileCall.Kind, operation: String
+    ) throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let scripted = ScriptedFileSystemCalls()
+        let storage = FileStateStorage(directory: directory, calls: scripted.calls)
+        try storage.save(Data("old".utf8), key: "notes")
+        scripted.fail(kind, errno: EIO)
+
+        #expect {
+            try storage.save(Data("new".utf8), key: "notes")
+        } throws: { error in
+            guard case .fileOperationFailed(operation, let path, let reason)? = error as? PersistenceError else {
+                return false
+            }
+            let named = kind == .rename ? "notes.json" : ".notes.json.tmp-"
+            return URL(fileURLWithPath: path).lastPathComponent.hasPrefix(named) && reason.contains("(errno \(EIO))")
+        }
+        #expect(fileNames(in: directory) == ["notes.json"])
+        #expect(try storage.load(key: "notes") == Data("old".utf8))
+    }
+
+    /// Fails for real, without the seam: a file cannot be renamed over a directory (EISDIR).
+    @Test func aSaveThatCannotReplaceTheArchiveLeavesNoTemporaryFile() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let storage = FileStateStorage(directory: directory)
+        let path = try storage.fileURL(forKey: "notes").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+
+        #expect {
+            try storage.save(Data("new".utf8), key: "notes")
+        } throws: { error in
+            guard case .fileOperationFailed("rename over", path, let reason)? = error as? PersistenceError else {
+                return false
+            }
+            return reason.contains("(errno \(EISDIR))")
+        }
+        #expect(fileNames(in: directory) == ["notes.json"])
     }
 }

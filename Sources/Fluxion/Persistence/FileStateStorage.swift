@@ -29,10 +29,18 @@ import Android
 public struct FileStateStorage: StateStorage {
     /// The directory the archives live in.
     public let directory: URL
+    /// The system calls it writes, flushes and renames through.
+    let calls: FileSystemCalls
 
     /// Creates a storage that keeps its archives in `directory`.
     public init(directory: URL) {
+        self.init(directory: directory, calls: .system)
+    }
+
+    /// Creates a storage that writes, flushes and renames through `calls`: for tests.
+    init(directory: URL, calls: FileSystemCalls) {
         self.directory = directory
+        self.calls = calls
     }
 
     /// The file that holds the archive of `key`.
@@ -92,7 +100,7 @@ public struct FileStateStorage: StateStorage {
             try writeAll(data, to: descriptor, path: temporaryPath)
             guard synchronize(descriptor) else { throw failure("flush to disk", temporaryPath) }
         }
-        guard rename(temporaryPath, path) == 0 else { throw failure("rename over", path) }
+        guard calls.rename(temporaryPath, path) == 0 else { throw failure("rename over", path) }
         isRenamed = true
         // NB: flushing the directory makes the rename itself durable; the
         // archive is already whole either way, so a failure here is not fatal.
@@ -117,7 +125,7 @@ public struct FileStateStorage: StateStorage {
             attempt += 1
             asidePath = path + suffix + "-\(attempt)"
         }
-        guard rename(path, asidePath) == 0 else { throw failure("rename aside", path) }
+        guard calls.rename(path, asidePath) == 0 else { throw failure("rename aside", path) }
         return asidePath
     }
 
@@ -152,7 +160,7 @@ public struct FileStateStorage: StateStorage {
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < bytes.count {
-                let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let count = calls.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
                     throw failure("write", path)
@@ -162,12 +170,9 @@ public struct FileStateStorage: StateStorage {
         }
     }
 
-    /// Flushes a file to the disk itself: `F_FULLFSYNC` where it exists (Apple platforms), `fsync` elsewhere.
+    /// Flushes a file to the disk itself, through ``FileSystemCalls/fsync``.
     private func synchronize(_ descriptor: Int32) -> Bool {
-        #if canImport(Darwin)
-        if fcntl(descriptor, F_FULLFSYNC) == 0 { return true }
-        #endif
-        while fsync(descriptor) != 0 {
+        while calls.fsync(descriptor) != 0 {
             if errno != EINTR { return false }
         }
         return true

@@ -7,7 +7,7 @@ final class ScriptedStorage: StateStorage, @unchecked Sendable {  // vars guarde
     private let lock = NSLock()
     private var savedData: [Data] = []
     private var failure: TestError?
-    private var hold: (entered: ArrivalCounter, release: Gate)?
+    private var hold: (entered: ArrivalCounter, release: Gate, failure: TestError?)?
 
     init() {}
 
@@ -27,8 +27,10 @@ final class ScriptedStorage: StateStorage, @unchecked Sendable {  // vars guarde
     }
 
     /// Makes the next save arrive at `entered`, then wait for `release` to open.
-    func holdNextSave(entered: ArrivalCounter, release: Gate) {
-        lock.withLock { hold = (entered, release) }
+    ///
+    /// With `error`, that save then throws it, whatever ``failSaves(with:)`` says.
+    func holdNextSave(entered: ArrivalCounter, release: Gate, thenFailWith error: TestError? = nil) {
+        lock.withLock { hold = (entered, release, error) }
     }
 
     func load(key: String) throws -> Data? {
@@ -39,7 +41,7 @@ final class ScriptedStorage: StateStorage, @unchecked Sendable {  // vars guarde
         lock.lock()
         savedData.append(data)
         let hold = self.hold
-        let failure = self.failure
+        let failure = hold?.failure ?? self.failure
         self.hold = nil
         lock.unlock()
         if let hold {
