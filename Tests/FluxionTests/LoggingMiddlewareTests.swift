@@ -277,3 +277,41 @@ private func makeLoggedDispatcher(lines: Recorder<String>, secondStore: Bool = f
         #expect(lines.values == ["▶ logNobody(1.5)"])
     }
 }
+
+@Suite struct LoggingMiddlewareBatchTests {
+    @Test func aBatchLogsEachActionThenEachChangedStoresDiffOnce() throws {
+        let lines = Recorder<String>()
+        let dispatcher = try makeLoggedDispatcher(lines: lines, secondStore: true)
+
+        try dispatcher.batch { batch in
+            try batch.dispatch(.note, payload: "hi")
+            try batch.dispatch(.add, payload: 4)
+        }
+
+        #expect(
+            lines.values == [
+                #"▶ logNote("hi")"#,
+                "▶ logAdd(4)",
+                "✓ batch of 2 actions",
+                "  LoggedStateStore",
+                "    total: 0 → 4",
+                #"    note: "" → "hi""#,
+                "  LoggedSecondStore",
+                "    state: 0 → 40",
+            ])
+    }
+
+    @Test func aRolledBackBatchLogsNoDiff() throws {
+        let lines = Recorder<String>()
+        let dispatcher = try makeLoggedDispatcher(lines: lines)
+
+        #expect(throws: TestError("logFail")) {
+            try dispatcher.batch { batch in
+                try batch.dispatch(.add, payload: 4)
+                try batch.dispatch(.fail)
+            }
+        }
+
+        #expect(lines.values == ["▶ logAdd(4)", "▶ logFail", "  ✗ TestError(logFail)"])
+    }
+}

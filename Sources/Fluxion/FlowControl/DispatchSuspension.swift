@@ -58,6 +58,31 @@ extension Dispatcher {
         DispatchSuspension(self)
     }
 
+    /// Runs `body` with the dispatcher suspended, and releases the suspension when `body` returns or throws.
+    ///
+    /// ```swift
+    /// try dispatcher.withSuspension {
+    ///     try dispatcher.dispatch(.refresh)  // waits
+    ///     try dispatcher.dispatchExclusively(.logIn, payload: credentials)  // runs now
+    /// }  // `.refresh` runs here
+    /// ```
+    ///
+    /// Prefer it to keeping a ``DispatchSuspension`` in a local constant: the
+    /// optimiser may release an unused local right after its last use, ending
+    /// the suspension early.
+    public func withSuspension<Value>(_ body: () throws -> Value) rethrows -> Value {
+        let suspension = suspend()
+        defer { suspension.release() }
+        return try body()
+    }
+
+    /// Runs asynchronous `body` with the dispatcher suspended, and releases the suspension when it ends.
+    public func withSuspension<Value>(_ body: () async throws -> Value) async rethrows -> Value {
+        let suspension = suspend()
+        defer { suspension.release() }
+        return try await body()
+    }
+
     /// Dispatches a typed action, even while the dispatcher is suspended.
     ///
     /// Use it for the action that must run before the ones waiting — to finish

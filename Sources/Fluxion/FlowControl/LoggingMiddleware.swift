@@ -9,11 +9,13 @@
 /// ```
 ///
 /// Each changed store's old and new state are compared field by field, with
-/// `Mirror`; a store whose handler ran without changing anything shows
-/// `(no change)`. When a handler throws, the dispatch throws, and the line
-/// after the action is the error (`  ✗ …`): the stores' changes are not
-/// listed, though their observers hear them. Lines go to `write`, standard
-/// output by default; to log elsewhere, pass your own:
+/// `Mirror`; a store whose state is not `Equatable` and whose handler ran
+/// without changing anything shows `(no change)`. When a handler throws, the
+/// action is rolled back and the dispatch throws: the line after the action
+/// is the error (`  ✗ …`). A batch logs each of its actions as it runs, then,
+/// once it commits, one line `✓ batch of N actions` and each changed store's
+/// diff for the whole batch. Lines go to `write`, standard output by default;
+/// to log elsewhere, pass your own:
 ///
 /// ```swift
 /// dispatcher.addMiddleware(LoggingMiddleware { line in logger.debug("\(line)") })
@@ -37,12 +39,23 @@ public struct LoggingMiddleware: Middleware {
             write("  ✗ \(error)")
             throw error
         }
+        log(changes)
+        return changes
+    }
+
+    public func batchCommitted(_ batch: AnyAction, changes: [AnyStoreChange]) {
+        let count = batch.payload(as: [AnyAction].self)?.count ?? 0
+        write("✓ batch of \(count) action\(count == 1 ? "" : "s")")
+        log(changes)
+    }
+
+    /// Writes each store's diff.
+    private func log(_ changes: [AnyStoreChange]) {
         for change in changes {
             write("  \(change.storeType)")
             let lines = StateDiff.lines(from: change.oldState, to: change.newState)
             for line in lines.isEmpty ? ["(no change)"] : lines { write("    \(line)") }
         }
-        return changes
     }
 
     /// The action's name, a short form of its payload, and its error.

@@ -1,17 +1,24 @@
 /// The observers of every store of one dispatcher, fed by one forwarding observer on each store.
 ///
 /// Whole-dispatcher observers are few (loggers, tools), so the list is a plain
-/// array: adding appends, cancelling removes in O(n).
-final class ChangeRelay: @unchecked Sendable {  // `observers` guarded by `lock`; `collected` owned by the turn holder
-    let lock = Lock()
-    @exclusivity(unchecked) private var observers: [RelayObserver] = []
+/// array: adding appends, cancelling removes in O(n). Observers whose owners
+/// are gone are dropped as the list grows, whether or not a change comes.
+final class ChangeRelay: @unchecked Sendable {  // `collected` is owned by the dispatch turn holder
+    private let observers = Guarded(ObserverList())
+    /// The lock of the observer list, which also guards each token observer's cancellation.
+    var lock: Lock { observers.lock }
     /// The changes of the action running now, for the middleware; only the turn holder touches it.
     @exclusivity(unchecked) private var collected: [AnyStoreChange]?
 
     init() {}
 
+    /// How many observers the list holds, gone ones included until they are dropped.
+    var count: Int { observers.withLock { $0.items.count } }
+
     func add(_ observer: RelayObserver) {
-        lock.withLock { observers.append(observer) }
+        let isLong = observers.withLock { $0.append(observer) }
+        // NB: as a store's list does, drop the gone observers once the list has doubled since the last time.
+        if isLong { remove { $0.isGone } }
     }
 
     /// Starts gathering the changes delivered from now on; the turn holder calls it.
@@ -28,7 +35,7 @@ final class ChangeRelay: @unchecked Sendable {  // `observers` guarded by `lock`
     /// Tells every observer about `change`, in the order they were added; on the dispatching thread.
     func deliver(_ change: AnyStoreChange) {
         collected?.append(change)
-        let observers = lock.withLock { self.observers }
+        let observers = self.observers.withLock { $0.items }
         var sawGone = false
         for observer in observers where !observer.notify(change, lock: lock) { sawGone = true }
         if sawGone { remove { $0.isGone } }
@@ -39,12 +46,28 @@ final class ChangeRelay: @unchecked Sendable {  // `observers` guarded by `lock`
     /// NB: `isRemoved` runs outside the lock (it may load a weak owner, and so
     /// be the one to release it), and so do the releases of the removed observers.
     func remove(where isRemoved: (RelayObserver) -> Bool) {
-        let removed = Set(lock.withLock { observers }.filter(isRemoved).map(ObjectIdentifier.init))
-        guard !removed.isEmpty else { return }
-        var old: [RelayObserver] = []
-        lock.withLock {
-            old = observers.filter { !removed.contains(ObjectIdentifier($0)) }
-            swap(&old, &observers)
+        let removed = Set(observers.withLock { $0.items }.filter(isRemoved).map(ObjectIdentifier.init))
+        let old = observers.withLock { $0.remove(removed) }
+        withExtendedLifetime(old) {}
+    }
+
+    /// The list, and when to look for gone observers next.
+    private struct ObserverList {
+        var items: [RelayObserver] = []
+        var compactionThreshold = 8
+
+        /// Appends an observer; returns whether the list is long enough to look for gone ones.
+        mutating func append(_ observer: RelayObserver) -> Bool {
+            items.append(observer)
+            return items.count >= compactionThreshold
+        }
+
+        /// Removes the observers of `removed`; returns the old list, for the caller to release unlocked.
+        mutating func remove(_ removed: Set<ObjectIdentifier>) -> [RelayObserver] {
+            var kept = items.filter { !removed.contains(ObjectIdentifier($0)) }
+            compactionThreshold = max(8, kept.count * 2)
+            swap(&kept, &items)
+            return kept
         }
     }
 }
