@@ -29,16 +29,4 @@ import Testing
         #expect(!dispatcher.isSuspended)
         #expect(store.state.total == 2, "the waiting action ran when the suspension ended")
     }
-
-    @Test func theAsyncFormReleasesAfterTheAwaitedBody() async throws {
-        let (dispatcher, store) = try makeCounterStore()
-
-        try await dispatcher.withSuspension {
-            try dispatcher.dispatch(.counterAdd, payload: 3)
-            await Task.yield()
-            #expect(store.state.total == 0)
-        }
-
-        #expect(store.state.total == 3)
-    }
 }

@@ -76,13 +76,6 @@ extension Dispatcher {
         return try body()
     }
 
-    /// Runs asynchronous `body` with the dispatcher suspended, and releases the suspension when it ends.
-    public func withSuspension<Value>(_ body: () async throws -> Value) async rethrows -> Value {
-        let suspension = suspend()
-        defer { suspension.release() }
-        return try await body()
-    }
-
     /// Dispatches a typed action, even while the dispatcher is suspended.
     ///
     /// Use it for the action that must run before the ones waiting — to finish
