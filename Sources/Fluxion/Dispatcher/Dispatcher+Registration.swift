@@ -79,13 +79,17 @@ extension Dispatcher {
         return unsafeDowncast(try instance(of: registration), to: S.self)
     }
 
-    /// The stores of `list`, each created now if this is its first need; the turn holder calls it.
-    func stores(of list: RouteList) throws -> [any StoreRuntime] {
-        if let stores = list.stores { return stores }
+    /// `list`, or, if some of its stores do not exist yet, the list with them created now; the turn holder calls it.
+    func ready(_ list: RouteList) throws -> RouteList {
+        if list.isReady { return list }
         // NB: a transaction, and the middleware, keep the turn from before an action to after it:
         // only a bare action, before it starts, may give the turn up while another thread creates a store.
         let mayYield = !transaction.isOpen && !transaction.isInMiddleware
-        return try list.routes.map { try instance(of: $0.registration, yieldingTurn: mayYield) }
+        var instances: [ObjectIdentifier: any StoreRuntime] = [:]
+        for route in list.routes {
+            instances[route.registration.id] = try instance(of: route.registration, yieldingTurn: mayYield)
+        }
+        return RouteList(list.routes, instances: instances)
     }
 
     /// The store of `registration`, created now if this is its first need.

@@ -4,7 +4,7 @@ extension Dispatcher {
     /// Runs an action the turn holder took from a queue, or a batch's: looks its routes up first.
     func process(_ name: String, erased: () -> AnyAction, perform: (RouteList) throws -> Void) throws {
         let (list, middleware, collectsChanges) = state.withLock { state in
-            (state.index.list(for: name), state.middleware.entries, state.middleware.observesChanges)
+            (state.index.list(for: name), state.middleware.chain, state.middleware.observesChanges)
         }
         try process(list, middleware: middleware, collectsChanges: collectsChanges, erased: erased, perform: perform)
     }
@@ -12,14 +12,14 @@ extension Dispatcher {
     /// Runs an action through the middleware, if any, then through the stores of `list`.
     func process(
         _ list: RouteList,
-        middleware: [MiddlewareEntry],
+        middleware: [MiddlewareEntry]?,
         collectsChanges: Bool,
         erased: () -> AnyAction,
         perform: (RouteList) throws -> Void
     ) throws {
-        guard !middleware.isEmpty else { return try perform(list) }
+        guard let middleware else { return try perform(list) }
         // NB: its stores are made first, while the turn may still be given up meanwhile.
-        _ = try stores(of: list)
+        _ = try ready(list)
         _ = try run(erased(), through: middleware[...], collectingChanges: collectsChanges)
     }
 
@@ -38,7 +38,7 @@ extension Dispatcher {
                 return []
             }
             // NB: created before collecting starts: creating a store may give up the turn meanwhile.
-            _ = try stores(of: list)
+            _ = try ready(list)
             relay.startCollecting()
             defer { _ = relay.stopCollecting() }
             try perform(action, through: list)
@@ -104,12 +104,10 @@ extension Dispatcher {
             hook?(erased())
             return
         }
-        let stores = try stores(of: list)
+        let list = try ready(list)
         try transact {
             // NB: with one route, `waitFor` can never run another handler: the action is needed only with more.
-            try transaction.run(name, list.routes.count > 1 ? erased() : nil, through: list.routes, on: stores) {
-                route, store in run(route.handler, store)
-            }
+            try transaction.run(name, list.routes.count > 1 ? erased() : nil, through: list, with: run)
         } erased: {
             erased()
         }
@@ -156,14 +154,14 @@ extension Dispatcher {
         guard holdsTurn(), transaction.isRunningHandler else {
             throw FluxionError.waitForOutsideDispatch(typeName(S.self))
         }
-        let waited = try transaction.waitFor(ObjectIdentifier(S.self)) { route, store in
+        let waited = try transaction.waitFor(ObjectIdentifier(S.self)) { handler, store in
             // NB: a pending route means several routes, so the transaction holds the action.
             guard let action = transaction.action else {
                 return .failed(FluxionError.waitForOutsideDispatch(typeName(S.self)))
             }
             // Opens the payload's existential, so the handler runs typed when it can.
             func run<Payload: Sendable>(_ payload: Payload) -> HandlerOutcome {
-                route.handler.run(on: store, name: action.name, payload: payload, error: action.error)
+                handler.run(on: store, name: action.name, payload: payload, error: action.error)
             }
             return run(action.payload)
         }

@@ -8,7 +8,7 @@ extension Dispatcher {
         /// The action waits in a queue.
         case queued
         /// The caller holds the turn: it runs the action through `list`, and through the middleware, if any.
-        case run(RouteList, middleware: [MiddlewareEntry], collectsChanges: Bool)
+        case run(RouteList, middleware: [MiddlewareEntry]?, collectsChanges: Bool)
     }
 
     /// Takes the dispatch turn, runs the action, then the actions queued meanwhile.
@@ -40,7 +40,7 @@ extension Dispatcher {
             case .queued?: return .queued
             case .run?:
                 return .run(
-                    state.index.list(for: name), middleware: state.middleware.entries,
+                    state.index.list(for: name), middleware: state.middleware.chain,
                     collectsChanges: state.middleware.observesChanges)
             }
         })
@@ -82,24 +82,19 @@ extension Dispatcher {
 
     /// Runs the queued actions in order, then gives up the dispatch turn.
     func runQueuedActionsAndEndTurn() {
-        while true {
-            let next = state.withLock { state in
-                let next = state.turn.next()
-                if case .ended = next { self.state.broadcast() }
-                return next
-            }
-            switch next {
-            case .run(let action):
-                do {
-                    try action.perform(on: self)
-                } catch {
-                    report(error, of: action.action)
-                }
-            case .ended(let waiters):
-                for waiter in waiters { waiter.resume() }
-                return
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        while let action = state.withLock({ state in
+            let next = state.turn.next(endingWith: &waiters)
+            if next == nil { self.state.broadcast() }
+            return next
+        }) {
+            do {
+                try action.perform(on: self)
+            } catch {
+                report(error, of: action.action)
             }
         }
+        for waiter in waiters { waiter.resume() }
     }
 
     // MARK: Suspending

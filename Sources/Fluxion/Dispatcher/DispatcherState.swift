@@ -27,7 +27,8 @@ struct MiddlewareChain {
     /// Whether a middleware of the chain observes changes, so that they are gathered for it.
     private(set) var observesChanges = false
 
-    var isEmpty: Bool { entries.isEmpty }
+    /// The entries, or `nil` when there are none: a dispatch then skips the chain at no cost.
+    var chain: [MiddlewareEntry]? { entries.isEmpty ? nil : entries }
 
     mutating func append(_ middleware: any Middleware, observesChanges: Bool) -> MiddlewareID {
         let id = MiddlewareID(rawValue: nextID)

@@ -5,9 +5,13 @@
 /// and keeps the actions its handlers dispatch. Then it either commits every
 /// staged state, in registration order, and hands those actions on, or rolls
 /// every staged state back and drops them. A batch keeps one transaction open
-/// across its actions and inline mutations.
+/// across its actions and inline mutations. An action that reaches one store
+/// alone needs no staging: its handler's change commits as it returns.
 ///
 /// A dispatcher keeps one transaction and reuses its buffers.
+///
+/// NB: only the thread holding the dispatch turn touches it, so its fields
+/// skip the run-time exclusivity checks (as a lock-guarded value's do).
 final class Transaction: @unchecked Sendable {  // touched only by the thread holding the dispatch turn
     private enum Progress {
         case pending
@@ -15,8 +19,8 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         case done
     }
 
-    /// A store the transaction changed.
-    private struct Touched {
+    /// A store whose change waits for the commit, in registration order.
+    private struct Staged {
         let order: Int
         let store: AnyObject
         let operations: StoreOperations
@@ -25,38 +29,39 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     }
 
     /// Whether a transaction is open: from its first handler to its end.
-    private(set) var isOpen = false
+    @exclusivity(unchecked) private(set) var isOpen = false
     /// Whether the transaction is a batch: open across actions, every change staged.
-    private(set) var isBatch = false
+    @exclusivity(unchecked) private(set) var isBatch = false
     /// The batch's actions, in order.
-    var batchActions: [AnyAction] = []
+    @exclusivity(unchecked) var batchActions: [AnyAction] = []
     /// The first error: it rolls the whole transaction back.
-    private(set) var failure: (any Error)?
+    @exclusivity(unchecked) private(set) var failure: (any Error)?
     /// Actions the transaction's code dispatched; they run after it commits, or are dropped with it.
-    var queued = ActionQueue()
+    @exclusivity(unchecked) var queued = ActionQueue()
     /// Whether the middleware chain is running an action: the turn is then kept throughout.
-    var isInMiddleware = false
+    @exclusivity(unchecked) var isInMiddleware = false
 
-    /// The routes of the action running now, and their stores.
-    private var routes: [Route] = []
-    private var stores: [any StoreRuntime] = []
-    private var progress: ContiguousArray<Progress> = []
+    /// The routes of the action running now, with their stores.
+    @exclusivity(unchecked) private var list: RouteList?
+    @exclusivity(unchecked) private var progress: ContiguousArray<Progress> = []
     /// The routes whose handlers are running, outermost first (a `waitFor` nests one).
-    private var running: ContiguousArray<Int> = []
+    @exclusivity(unchecked) private var running: ContiguousArray<Int> = []
     /// The action running now, with its payload type erased, for `waitFor` to run other handlers.
-    private(set) var action: AnyAction?
+    @exclusivity(unchecked) private(set) var action: AnyAction?
     /// The name of the action running now, or last run.
-    private(set) var actionName = ""
+    @exclusivity(unchecked) private(set) var actionName = ""
     /// Whether the running action stages its changes.
-    private var stages = false
-    /// The stores changed, in registration order.
-    private var touched: [Touched] = []
+    @exclusivity(unchecked) private var stages = false
+    /// The stores whose changes are staged, in registration order.
+    @exclusivity(unchecked) private var staged: [Staged] = []
+    /// The store a one-store action committed, when someone hears the change.
+    @exclusivity(unchecked) private var committed: Route?
 
     /// Whether a handler is running now.
     var isRunningHandler: Bool { !running.isEmpty }
 
     /// The store whose handler is running now (the innermost), for error messages.
-    var runningStoreName: String? { running.last.map { routes[$0].registration.name } }
+    var runningStoreName: String? { running.last.flatMap { list?.routes[$0].registration.name } }
 
     /// Opens a batch.
     func beginBatch() {
@@ -69,36 +74,40 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         if failure == nil { failure = error }
     }
 
-    /// Runs every handler of `routes` on `stores` with `runner`, in order; `waitFor` may run some earlier.
+    /// Runs every handler of `list` with `runner`, in order; `waitFor` may run some earlier.
     ///
     /// - Parameters:
     ///   - name: The action's name, for error messages.
     ///   - action: The action, for `waitFor` to run handlers of other routes;
     ///     needed only when there are several routes.
+    ///   - list: The action's routes, every store of which exists.
     /// - Throws: The first error a handler threw: the transaction is then failed.
     func run(
         _ name: String,
         _ action: AnyAction?,
-        through routes: [Route],
-        on stores: [any StoreRuntime],
-        with runner: (Route, AnyObject) -> HandlerOutcome
+        through list: RouteList,
+        with runner: (Handler, AnyObject) -> HandlerOutcome
     ) throws {
         isOpen = true
         actionName = name
-        self.action = action
-        self.routes = routes
-        self.stores = stores
+        if action != nil { self.action = action }
+        self.list = list
+        let count = list.routes.count
         // NB: one store alone commits at once; several stage, so that they commit together.
-        stages = isBatch || routes.count > 1
-        progress.removeAll(keepingCapacity: true)
-        for _ in routes { progress.append(.pending) }
-        defer {
-            self.action = nil
-            self.routes = []
-            self.stores = []
+        stages = isBatch || count > 1
+        if progress.count == count {
+            for index in 0..<count { progress[index] = .pending }
+        } else {
+            progress = ContiguousArray(repeating: .pending, count: count)
         }
-        for index in progress.indices where progress[index] == .pending && failure == nil {
-            run(index, with: runner)
+        defer {
+            if self.action != nil { self.action = nil }
+            self.list = nil
+        }
+        var index = 0
+        while index < count, failure == nil {
+            if progress[index] == .pending { run(index, of: list, with: runner) }
+            index += 1
         }
         if let failure { throw failure }
     }
@@ -108,27 +117,27 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     /// - Returns: That store, or `nil` when no store with `id` handles this action.
     /// - Throws: ``FluxionError/waitForCycle(_:)`` when that store is waiting
     ///   already, or the error its handler threw.
-    func waitFor(_ id: ObjectIdentifier, runner: (Route, AnyObject) -> HandlerOutcome) throws -> AnyObject? {
-        guard let index = routes.firstIndex(where: { $0.registration.id == id }) else { return nil }
+    func waitFor(_ id: ObjectIdentifier, runner: (Handler, AnyObject) -> HandlerOutcome) throws -> AnyObject? {
+        guard let list, let index = list.routes.firstIndex(where: { $0.registration.id == id }) else { return nil }
         switch progress[index] {
         case .pending:
-            if failure == nil { run(index, with: runner) }
+            if failure == nil { run(index, of: list, with: runner) }
         case .running:
             let start = running.firstIndex(of: index) ?? 0
-            let path = (running[start...] + [index]).map { routes[$0].registration.name }
+            let path = (running[start...] + [index]).map { list.routes[$0].registration.name }
             throw FluxionError.waitForCycle(path)
         case .done:
             break
         }
         if let failure { throw failure }
-        return stores[index]
+        return list.routes[index].store
     }
 
     /// Stages a change of `store` made outside any handler: a batch's inline mutation.
     func mutate(_ store: AnyObject, of registration: Registration, with change: (AnyObject) -> HandlerOutcome) throws {
         isOpen = true
         if let failure { throw failure }
-        touch(store, order: registration.order, operations: registration.operations)
+        stage(store, order: registration.order, operations: registration.operations)
         if case .failed(let error) = change(store) {
             fail(error)
             throw error
@@ -144,34 +153,39 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         isOpen = false
         isBatch = false
         guard let failure = failure.take() else {
-            for index in touched.indices where !touched[index].delivers {
-                touched[index].delivers = touched[index].operations.commit(touched[index].store)
+            for index in staged.indices {
+                staged[index].delivers = staged[index].operations.commit(staged[index].store)
             }
             return nil
         }
-        for store in touched where !store.delivers { store.operations.rollback(store.store) }
-        touched.removeAll(keepingCapacity: true)
+        for store in staged { store.operations.rollback(store.store) }
+        if !staged.isEmpty { staged.removeAll(keepingCapacity: true) }
         var dropped = ActionQueue()
         swap(&dropped, &queued)
         return failure
     }
 
-    /// Whether a committed change waits for ``deliver(_:)``.
-    var hasDeliveries: Bool { !touched.isEmpty }
+    /// Whether a committed change may wait for ``deliver(_:)``.
+    var hasDeliveries: Bool { committed != nil || !staged.isEmpty }
 
     /// Tells the observers of each store the transaction changed, in registration order.
     func deliver(_ action: AnyAction) {
-        for store in touched where store.delivers { store.operations.deliver(store.store, action) }
-        touched.removeAll(keepingCapacity: true)
+        if let route = committed.take(), let store = route.store {
+            route.registration.operations.deliver(store, action)
+        }
+        guard !staged.isEmpty else { return }
+        for store in staged where store.delivers { store.operations.deliver(store.store, action) }
+        staged.removeAll(keepingCapacity: true)
     }
 
-    private func run(_ index: Int, with runner: (Route, AnyObject) -> HandlerOutcome) {
-        let route = routes[index]
-        let store = stores[index]
-        if stages { touch(store, order: route.registration.order, operations: route.registration.operations) }
+    private func run(_ index: Int, of list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome) {
+        let route = list.routes[index]
+        // NB: `ready(_:)` made every store of the list before the transaction began.
+        guard let store = route.store else { return }
+        if stages { stage(store, order: route.registration.order, operations: route.registration.operations) }
         progress[index] = .running
         running.append(index)
-        let outcome = runner(route, store)
+        let outcome = runner(route.handler, store)
         running.removeLast()
         progress[index] = .done
         switch outcome {
@@ -179,22 +193,17 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
             fail(error)
         case .committed(let delivers):
             // NB: a one-store action committed at once; it is delivered after the transaction ends.
-            if delivers {
-                touched.append(
-                    Touched(
-                        order: route.registration.order, store: store, operations: route.registration.operations,
-                        delivers: true))
-            }
+            if delivers { committed = route }
         case .staged:
             break
         }
     }
 
     /// Makes `store` stage its changes, once, and lists it in registration order.
-    private func touch(_ store: AnyObject, order: Int, operations: StoreOperations) {
-        guard !touched.contains(where: { $0.store === store }) else { return }
+    private func stage(_ store: AnyObject, order: Int, operations: StoreOperations) {
+        guard !staged.contains(where: { $0.store === store }) else { return }
         operations.stage(store)
-        let position = touched.lastIndex { $0.order < order }.map { $0 + 1 } ?? 0
-        touched.insert(Touched(order: order, store: store, operations: operations), at: position)
+        let position = staged.lastIndex { $0.order < order }.map { $0 + 1 } ?? 0
+        staged.insert(Staged(order: order, store: store, operations: operations), at: position)
     }
 }

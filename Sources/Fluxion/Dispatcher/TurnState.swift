@@ -13,14 +13,6 @@ struct TurnState {
         case queued
     }
 
-    /// What the turn holder does once an action is done.
-    enum Next {
-        /// Runs this queued action, keeping the turn.
-        case run(QueuedAction)
-        /// The turn was given up; resume these waiters.
-        case ended([CheckedContinuation<Void, Never>])
-    }
-
     /// The thread whose dispatch is running, if any.
     private(set) var holder: ThreadID?
     /// Actions dispatched by the turn holder (or for it) while it runs one; FIFO.
@@ -77,11 +69,14 @@ struct TurnState {
         while let action = actions.popFirst() { queue.append(action) }
     }
 
-    /// The next queued action for the holder, or the end of its turn.
-    mutating func next() -> Next {
-        if let action = queue.popFirst() { return .run(action) }
+    /// The next queued action for the holder to run, keeping the turn; or `nil`, and the turn is given up.
+    ///
+    /// - Parameter waiters: Set, when the turn is given up, to the drain waiters to resume.
+    mutating func next(endingWith waiters: inout [CheckedContinuation<Void, Never>]) -> QueuedAction? {
+        if let action = queue.popFirst() { return action }
         holder = nil
-        return .ended(takeDrainWaitersIfDrained())
+        waiters = takeDrainWaitersIfDrained()
+        return nil
     }
 
     /// Gives the turn up while the holder waits for a store; returns its queue, to take back later.

@@ -159,8 +159,12 @@ extension Dispatcher {
     /// Runs one action of the running batch now; `DispatchBatch` calls it.
     func performInBatch(_ name: String, erased: () -> AnyAction, perform: (RouteList) throws -> Void) throws {
         guard holdsTurn(), transaction.isBatch else { throw FluxionError.batchEnded(name) }
-        // NB: one action at a time: a handler of the batch's current action cannot start another.
-        guard !transaction.isRunningHandler else { throw FluxionError.batchInsideAction }
+        // NB: one action at a time: a handler of the batch's current action cannot start another,
+        // and trying fails the batch, even if the handler catches the error.
+        guard !transaction.isRunningHandler else {
+            transaction.fail(FluxionError.batchInsideAction)
+            throw FluxionError.batchInsideAction
+        }
         transaction.batchActions.append(erased())
         do {
             try process(name, erased: erased, perform: perform)
