@@ -228,22 +228,16 @@ private struct QueueFixture {
     func batchDispatchFromAHandlerInTheBatchThrowsAndRollsTheBatchBack(handlerSwallowsTheError: Bool) throws {
         let fixture = try QueueFixture()
 
-        // `DispatchBatch.dispatch` documents that "any error also makes the whole batch roll back, even
-        // if you catch it", but `performInBatch` throws `batchInsideAction` without failing the
-        // transaction: a handler that catches it lets the batch commit.
-        withKnownIssue("a caught batchInsideAction does not fail the batch (DispatchBatch.swift:163)") {
-            #expect(throws: FluxionError.batchInsideAction) {
-                try fixture.dispatcher.batch { batch in
-                    fixture.slot.batch = batch
-                    try batch.dispatch(.txnQAdd, payload: 5)
-                    try batch.dispatch(.txnQBatchFromHandler, payload: handlerSwallowsTheError)
-                }
+        // `DispatchBatch.dispatch`: "any error also makes the whole batch roll back, even if you catch it".
+        #expect(throws: FluxionError.batchInsideAction) {
+            try fixture.dispatcher.batch { batch in
+                fixture.slot.batch = batch
+                try batch.dispatch(.txnQAdd, payload: 5)
+                try batch.dispatch(.txnQBatchFromHandler, payload: handlerSwallowsTheError)
             }
-            #expect(fixture.lead.state == Tally())
-            #expect(fixture.trail.state == Tally())
-        } when: {
-            handlerSwallowsTheError
         }
+        #expect(fixture.lead.state == Tally())
+        #expect(fixture.trail.state == Tally())
         #expect(fixture.log.values == ["\(FluxionError.batchInsideAction)"])
     }
 
