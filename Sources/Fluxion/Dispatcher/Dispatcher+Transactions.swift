@@ -159,11 +159,7 @@ extension Dispatcher {
             guard let action = transaction.action else {
                 return .failed(FluxionError.waitForOutsideDispatch(typeName(S.self)))
             }
-            // Opens the payload's existential, so the handler runs typed when it can.
-            func run<Payload: Sendable>(_ payload: Payload) -> HandlerOutcome {
-                handler.run(on: store, name: action.name, payload: payload, error: action.error)
-            }
-            return run(action.payload)
+            return handler.run(on: store, action)
         }
         if let store = waited { return store }
         guard isRegistered(type) else {

@@ -8,19 +8,18 @@ final class RouteList: Sendable {
     let isReady: Bool
     /// The payload type the name's handlers declare; `nil` when only catch-all reducers handle it.
     let payloadType: ObjectIdentifier?
+    /// The first route whose handler declares a payload type: its handler speaks for all of them.
+    let typedRoute: Route?
 
     /// Makes the list of `routes`, each with its store if it is among `instances`.
     init(_ routes: [Route], instances: [ObjectIdentifier: any StoreRuntime]) {
         self.routes = routes.map { route in
             let store = instances[route.registration.id]
-            return route.store === store ? route : Route(registration: route.registration, handler: route.handler, store: store)
+            guard route.store !== store else { return route }
+            return Route(registration: route.registration, handler: route.handler, store: store)
         }
         isReady = self.routes.allSatisfy { $0.store != nil }
-        payloadType = routes.lazy.compactMap(\.handler.payloadType).first
-    }
-
-    /// The first route whose handler declares a payload type, for error messages.
-    var typedRoute: Route? {
-        routes.first { $0.handler.payloadType != nil }
+        typedRoute = self.routes.first { $0.handler.payloadType != nil }
+        payloadType = typedRoute?.handler.payloadType
     }
 }

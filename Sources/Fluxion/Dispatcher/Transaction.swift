@@ -203,7 +203,12 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     private func stage(_ store: AnyObject, order: Int, operations: StoreOperations) {
         guard !staged.contains(where: { $0.store === store }) else { return }
         operations.stage(store)
-        let position = staged.lastIndex { $0.order < order }.map { $0 + 1 } ?? 0
-        staged.insert(Staged(order: order, store: store, operations: operations), at: position)
+        let entry = Staged(order: order, store: store, operations: operations)
+        // NB: stores mostly stage in registration order; `waitFor` and batches may not.
+        if let last = staged.last, last.order > order {
+            staged.insert(entry, at: staged.lastIndex { $0.order < order }.map { $0 + 1 } ?? 0)
+        } else {
+            staged.append(entry)
+        }
     }
 }

@@ -33,6 +33,17 @@ final class Handler: Sendable {
     /// The payload type's name, for error messages.
     var expectedPayload: String { payload.map(typeName) ?? "Any" }
 
+    /// Runs the handler on `store` for an action whose payload type is known only at run time:
+    /// typed when the payload's dynamic type is the handler's.
+    func run(on store: AnyObject, _ action: AnyAction) -> HandlerOutcome {
+        // NB: opens the payload's existential, so that the typed path is taken when it can be.
+        func run<Payload: Sendable>(_ payload: Payload) -> HandlerOutcome {
+            self.run(on: store, name: action.name, payload: payload, error: action.error)
+        }
+        let payload = action.payload
+        return run(payload)
+    }
+
     /// Runs the handler on `store` for a typed action: directly when it takes
     /// `Payload`, through its untyped body otherwise (a catch-all reducer).
     @inline(__always)

@@ -112,14 +112,16 @@ extension Store {
     @inlinable
     final func deliverPendingChange(for action: AnyAction) {
         guard let pending = pendingChange.take() else { return }
-        let change = StoreChange(
-            oldState: pending.oldState, newState: currentState, action: action, serial: pending.serial)
-        var sawGone = false
-        for case let observer? in pending.observers {
-            // NB: a `Store<State>` lists only `Observer<State>`s.
-            if !unsafeDowncast(observer, to: Observer<State>.self).notify(change, lock: lock) { sawGone = true }
+        if !pending.observers.isEmpty {
+            let change = StoreChange(
+                oldState: pending.oldState, newState: currentState, action: action, serial: pending.serial)
+            var sawGone = false
+            for case let observer? in pending.observers {
+                // NB: a `Store<State>` lists only `Observer<State>`s.
+                if !unsafeDowncast(observer, to: Observer<State>.self).notify(change, lock: lock) { sawGone = true }
+            }
+            if sawGone { dropGoneObservers() }
         }
-        if sawGone { dropGoneObservers() }
         // NB: only code that has read `state` can be tracking it.
         if pending.isRead { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
     }
