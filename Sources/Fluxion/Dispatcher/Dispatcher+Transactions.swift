@@ -70,16 +70,19 @@ extension Dispatcher {
 
     /// Runs an untyped action through the stores of `list`; a batch's inline mutation through its store.
     func perform(_ action: AnyAction, through list: RouteList) throws {
-        if action.name == AnyAction.mutationName, let mutation = action.payload as? StoreMutation {
+        if list.isMutation, let mutation = action.payload as? StoreMutation {
             return try perform(mutation, as: action)
         }
-        // NB: the handlers of one name agree on the payload type: one check covers them all.
-        if let route = list.typedRoute, !route.handler.accepts(action.payload) {
+        // NB: the handlers of one name agree on the payload type: one check covers them all, and a
+        // payload of that very type needs no cast.
+        if let route = list.typedRoute, ObjectIdentifier(type(of: action.payload)) != route.handler.payloadType,
+            !route.handler.accepts(action.payload)
+        {
             let (expected, actual) = typeNames(route.handler.payload ?? Any.self, type(of: action.payload))
             throw FluxionError.payloadTypeMismatch(action: action.name, expected: expected, actual: actual)
         }
         try perform(action.name, through: list) { handler, store in
-            handler.untyped(store, action)
+            handler.run(on: store, action)
         } erased: {
             action
         }

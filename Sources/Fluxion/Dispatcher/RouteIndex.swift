@@ -61,7 +61,7 @@ struct RouteIndex {
     /// The route list of an action name.
     mutating func list(for name: String) -> RouteList {
         if let last = lastLookUp, last.name == name { return last.list }
-        let list = lists[name] ?? fallbackList
+        let list = name == AnyAction.mutationName ? RouteList.mutation : lists[name] ?? fallbackList
         lastLookUp = (name, list)
         return list
     }

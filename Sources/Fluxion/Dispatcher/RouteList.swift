@@ -10,9 +10,15 @@ final class RouteList: Sendable {
     let payloadType: ObjectIdentifier?
     /// The first route whose handler declares a payload type: its handler speaks for all of them.
     let typedRoute: Route?
+    /// Whether this is the list of ``AnyAction/mutationName``, whose actions a batch's mutation carries.
+    let isMutation: Bool
+
+    /// The list of ``AnyAction/mutationName``: no handler takes it; the dispatcher applies the mutation.
+    static let mutation = RouteList([], instances: [:], isMutation: true)
 
     /// Makes the list of `routes`, each with its store if it is among `instances`.
-    init(_ routes: [Route], instances: [ObjectIdentifier: any StoreRuntime]) {
+    init(_ routes: [Route], instances: [ObjectIdentifier: any StoreRuntime], isMutation: Bool = false) {
+        self.isMutation = isMutation
         self.routes = routes.map { route in
             let store = instances[route.registration.id]
             guard route.store !== store else { return route }

@@ -17,9 +17,11 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         case pending
         case running
         case done
+        /// Done, committed, and someone hears the change.
+        case heard
     }
 
-    /// A store whose change waits for the commit, in registration order.
+    /// A store of a batch whose change waits for the commit, in registration order.
     private struct Staged {
         let order: Int
         let store: AnyObject
@@ -41,7 +43,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     /// Whether the middleware chain is running an action: the turn is then kept throughout.
     @exclusivity(unchecked) var isInMiddleware = false
 
-    /// The routes of the action running now, with their stores.
+    /// The routes of the action running now, with their stores; kept until its changes are delivered.
     @exclusivity(unchecked) private var list: RouteList?
     @exclusivity(unchecked) private var progress: ContiguousArray<Progress> = []
     /// The routes whose handlers are running, outermost first (a `waitFor` nests one).
@@ -52,10 +54,8 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     @exclusivity(unchecked) private(set) var actionName = ""
     /// Whether the running action stages its changes.
     @exclusivity(unchecked) private var stages = false
-    /// The stores whose changes are staged, in registration order.
+    /// The stores whose changes a batch staged, in registration order.
     @exclusivity(unchecked) private var staged: [Staged] = []
-    /// The store a one-store action committed, when someone hears the change.
-    @exclusivity(unchecked) private var committed: Route?
 
     /// Whether a handler is running now.
     var isRunningHandler: Bool { !running.isEmpty }
@@ -102,7 +102,8 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         }
         defer {
             if self.action != nil { self.action = nil }
-            self.list = nil
+            // NB: a batch's changes are staged in `staged`; an action's, along its list.
+            if isBatch { self.list = nil }
         }
         var index = 0
         while index < count, failure == nil {
@@ -126,7 +127,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
             let start = running.firstIndex(of: index) ?? 0
             let path = (running[start...] + [index]).map { list.routes[$0].registration.name }
             throw FluxionError.waitForCycle(path)
-        case .done:
+        case .done, .heard:
             break
         }
         if let failure { throw failure }
@@ -156,25 +157,54 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
             for index in staged.indices {
                 staged[index].delivers = staged[index].operations.commit(staged[index].store)
             }
+            commitList()
             return nil
         }
         for store in staged { store.operations.rollback(store.store) }
         if !staged.isEmpty { staged.removeAll(keepingCapacity: true) }
+        if stages, let list {
+            for index in 0..<list.routes.count where progress[index] != .pending {
+                if let store = list.routes[index].store { list.routes[index].registration.operations.rollback(store) }
+            }
+        }
+        list = nil
         var dropped = ActionQueue()
         swap(&dropped, &queued)
         return failure
     }
 
+    /// Commits the staged changes of the action's stores; keeps the list only if someone hears one.
+    private func commitList() {
+        guard let list else { return }
+        var isHeard = false
+        for index in 0..<list.routes.count {
+            if stages, progress[index] == .done, let store = list.routes[index].store,
+                list.routes[index].registration.operations.commit(store)
+            {
+                progress[index] = .heard
+            }
+            isHeard = isHeard || progress[index] == .heard
+        }
+        if !isHeard { self.list = nil }
+    }
+
     /// Whether a committed change may wait for ``deliver(_:)``.
-    var hasDeliveries: Bool { committed != nil || !staged.isEmpty }
+    var hasDeliveries: Bool { list != nil || !staged.isEmpty }
 
     /// Tells the observers of each store the transaction changed, in registration order.
     func deliver(_ action: AnyAction) {
-        if let route = committed.take(), let store = route.store {
-            route.registration.operations.deliver(store, action)
+        if let list {
+            self.list = nil
+            for index in 0..<list.routes.count where progress[index] == .heard {
+                if let store = list.routes[index].store {
+                    list.routes[index].registration.operations.deliver(store, action)
+                }
+            }
         }
         guard !staged.isEmpty else { return }
-        for store in staged where store.delivers { store.operations.deliver(store.store, action) }
+        for index in staged.indices where staged[index].delivers {
+            staged[index].operations.deliver(staged[index].store, action)
+        }
         staged.removeAll(keepingCapacity: true)
     }
 
@@ -182,7 +212,11 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         let route = list.routes[index]
         // NB: `ready(_:)` made every store of the list before the transaction began.
         guard let store = route.store else { return }
-        if stages { stage(store, order: route.registration.order, operations: route.registration.operations) }
+        if isBatch {
+            stage(store, order: route.registration.order, operations: route.registration.operations)
+        } else if stages {
+            route.registration.operations.stage(store)
+        }
         progress[index] = .running
         running.append(index)
         let outcome = runner(route.handler, store)
@@ -193,7 +227,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
             fail(error)
         case .committed(let delivers):
             // NB: a one-store action committed at once; it is delivered after the transaction ends.
-            if delivers { committed = route }
+            if delivers { progress[index] = .heard }
         case .staged:
             break
         }
