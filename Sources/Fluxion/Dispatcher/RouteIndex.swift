@@ -9,8 +9,8 @@ struct RouteIndex {
     private(set) var instances: [ObjectIdentifier: any StoreRuntime] = [:]
     /// The thread creating each store being created.
     private(set) var creators: [ObjectIdentifier: ThreadID] = [:]
-    /// The route list of every name a store declares.
-    private var lists: [String: RouteList] = [:]
+    /// The route list of every name a store declares, and of the built-in mutation action.
+    private var lists: [String: RouteList] = [AnyAction.mutationName: .mutation]
     /// The catch-all routes, in registration order: what a name without entries reaches.
     private var fallback: [Route] = []
     private var fallbackList = RouteList([], instances: [:])
@@ -61,7 +61,7 @@ struct RouteIndex {
     /// The route list of an action name.
     mutating func list(for name: String) -> RouteList {
         if let last = lastLookUp, last.name == name { return last.list }
-        let list = name == AnyAction.mutationName ? RouteList.mutation : lists[name] ?? fallbackList
+        let list = lists[name] ?? fallbackList
         lastLookUp = (name, list)
         return list
     }
@@ -94,7 +94,8 @@ struct RouteIndex {
     private mutating func updateLists(of registration: Registration, _ update: ([Route], String) -> [Route]) {
         lastLookUp = nil
         let names = registration.fallback == nil ? Array(registration.handlers.keys) : Array(lists.keys)
-        for name in names {
+        // NB: the built-in mutation action reaches no handler, whatever the stores declare.
+        for name in names where name != AnyAction.mutationName {
             let routes = update(lists[name]?.routes ?? [], name)
             lists[name] = routes.isEmpty ? nil : RouteList(routes, instances: instances)
         }
