@@ -144,9 +144,7 @@ extension Dispatcher {
 
     /// Moves the actions the ended transaction dispatched to the turn's queue.
     func enqueueTransactionActions() {
-        guard !transaction.queued.isEmpty else { return }
-        var queued = ActionQueue()
-        swap(&queued, &transaction.queued)
+        guard var queued = transaction.takeQueued() else { return }
         state.withLock { $0.turn.enqueue(&queued) }
     }
 

@@ -46,7 +46,7 @@ extension Dispatcher {
         })
         switch arrival {
         case .joinsTransaction:
-            transaction.queued.append(queued())
+            transaction.enqueue(queued())
         case .queued:
             return
         case .run(let list, let middleware, let collectsChanges):

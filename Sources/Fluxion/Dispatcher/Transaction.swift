@@ -9,9 +9,6 @@
 /// alone needs no staging: its handler's change commits as it returns.
 ///
 /// A dispatcher keeps one transaction and reuses its buffers.
-///
-/// NB: only the thread holding the dispatch turn touches it, so its fields
-/// skip the run-time exclusivity checks (as a lock-guarded value's do).
 final class Transaction: @unchecked Sendable {  // touched only by the thread holding the dispatch turn
     private enum Progress {
         case pending
@@ -30,48 +27,89 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         var delivers = false
     }
 
-    /// Whether a transaction is open: from its first handler to its end.
-    @exclusivity(unchecked) private(set) var isOpen = false
-    /// Whether the transaction is a batch: open across actions, every change staged.
-    @exclusivity(unchecked) private(set) var isBatch = false
-    /// The batch's actions, in order.
-    @exclusivity(unchecked) var batchActions: [AnyAction] = []
-    /// The first error: it rolls the whole transaction back.
-    @exclusivity(unchecked) private(set) var failure: (any Error)?
-    /// Actions the transaction's code dispatched; they run after it commits, or are dropped with it.
-    @exclusivity(unchecked) var queued = ActionQueue()
-    /// Whether the middleware chain is running an action: the turn is then kept throughout.
-    @exclusivity(unchecked) var isInMiddleware = false
+    /// What the transaction knows; every access to it is short, and none spans user code.
+    private struct State {
+        /// Whether a transaction is open: from its first handler to its end.
+        var isOpen = false
+        /// Whether the transaction is a batch: open across actions, every change staged.
+        var isBatch = false
+        /// The batch's actions, in order.
+        var batchActions: [AnyAction] = []
+        /// The first error: it rolls the whole transaction back.
+        var failure: (any Error)?
+        /// Actions the transaction's code dispatched; they run after it commits, or are dropped with it.
+        var queued = ActionQueue()
+        /// Whether the middleware chain is running an action: the turn is then kept throughout.
+        var isInMiddleware = false
+        /// The routes of the action running now, with their stores; kept until its changes are delivered.
+        var list: RouteList?
+        var progress: ContiguousArray<Progress> = []
+        /// The routes whose handlers are running, outermost first (a `waitFor` nests one).
+        var running: ContiguousArray<Int> = []
+        /// The action running now, with its payload type erased, for `waitFor` to run other handlers.
+        var action: AnyAction?
+        /// The name of the action running now, or last run.
+        var actionName = ""
+        /// Whether the running action stages its changes.
+        var stages = false
+        /// The stores whose changes a batch staged, in registration order.
+        var staged: [Staged] = []
+    }
 
-    /// The routes of the action running now, with their stores; kept until its changes are delivered.
-    @exclusivity(unchecked) private var list: RouteList?
-    @exclusivity(unchecked) private var progress: ContiguousArray<Progress> = []
-    /// The routes whose handlers are running, outermost first (a `waitFor` nests one).
-    @exclusivity(unchecked) private var running: ContiguousArray<Int> = []
-    /// The action running now, with its payload type erased, for `waitFor` to run other handlers.
-    @exclusivity(unchecked) private(set) var action: AnyAction?
-    /// The name of the action running now, or last run.
-    @exclusivity(unchecked) private(set) var actionName = ""
-    /// Whether the running action stages its changes.
-    @exclusivity(unchecked) private var stages = false
-    /// The stores whose changes a batch staged, in registration order.
-    @exclusivity(unchecked) private var staged: [Staged] = []
+    // NB: only the thread holding the dispatch turn touches the transaction, so its
+    // state skips the run-time exclusivity checks, as a lock-guarded value's does.
+    @exclusivity(unchecked) private var state = State()
+
+    var isOpen: Bool { state.isOpen }
+    var isBatch: Bool { state.isBatch }
+    var action: AnyAction? { state.action }
+    var actionName: String { state.actionName }
+
+    var isInMiddleware: Bool {
+        get { state.isInMiddleware }
+        set { state.isInMiddleware = newValue }
+    }
 
     /// Whether a handler is running now.
-    var isRunningHandler: Bool { !running.isEmpty }
+    var isRunningHandler: Bool { !state.running.isEmpty }
 
     /// The store whose handler is running now (the innermost), for error messages.
-    var runningStoreName: String? { running.last.flatMap { list?.routes[$0].registration.name } }
+    var runningStoreName: String? { state.running.last.flatMap { state.list?.routes[$0].registration.name } }
 
     /// Opens a batch.
     func beginBatch() {
-        isOpen = true
-        isBatch = true
+        state.isOpen = true
+        state.isBatch = true
     }
 
-    /// Records an error of the batch's code; the first one fails the batch.
+    /// Records an error; the first one fails the transaction.
     func fail(_ error: any Error) {
-        if failure == nil { failure = error }
+        if state.failure == nil { state.failure = error }
+    }
+
+    /// Keeps an action dispatched during the transaction, to run after it commits.
+    func enqueue(_ action: QueuedAction) {
+        state.queued.append(action)
+    }
+
+    /// Takes the actions dispatched during the ended transaction; `nil` when there are none.
+    func takeQueued() -> ActionQueue? {
+        guard !state.queued.isEmpty else { return nil }
+        var queued = ActionQueue()
+        swap(&queued, &state.queued)
+        return queued
+    }
+
+    /// Records one of the batch's actions.
+    func record(_ action: AnyAction) {
+        state.batchActions.append(action)
+    }
+
+    /// Takes the batch's actions, in order.
+    func takeBatchActions() -> [AnyAction] {
+        var actions: [AnyAction] = []
+        swap(&actions, &state.batchActions)
+        return actions
     }
 
     /// Runs every handler of `list` with `runner`, in order; `waitFor` may run some earlier.
@@ -88,29 +126,29 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         through list: RouteList,
         with runner: (Handler, AnyObject) -> HandlerOutcome
     ) throws {
-        isOpen = true
-        actionName = name
-        if action != nil { self.action = action }
-        self.list = list
+        state.isOpen = true
+        state.actionName = name
+        if action != nil { state.action = action }
+        state.list = list
         let count = list.routes.count
         // NB: one store alone commits at once; several stage, so that they commit together.
-        stages = isBatch || count > 1
-        if progress.count == count {
-            for index in 0..<count { progress[index] = .pending }
+        state.stages = state.isBatch || count > 1
+        if state.progress.count == count {
+            for index in 0..<count { state.progress[index] = .pending }
         } else {
-            progress = ContiguousArray(repeating: .pending, count: count)
+            state.progress = ContiguousArray(repeating: .pending, count: count)
         }
         defer {
-            if self.action != nil { self.action = nil }
+            if state.action != nil { state.action = nil }
             // NB: a batch's changes are staged in `staged`; an action's, along its list.
-            if isBatch { self.list = nil }
+            if state.isBatch { state.list = nil }
         }
         var index = 0
-        while index < count, failure == nil {
-            if progress[index] == .pending { run(index, of: list, with: runner) }
+        while index < count, state.failure == nil {
+            if state.progress[index] == .pending { run(index, of: list, with: runner) }
             index += 1
         }
-        if let failure { throw failure }
+        if let failure = state.failure { throw failure }
     }
 
     /// Runs the handler of the store with `id` now, unless it ran already.
@@ -119,25 +157,29 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     /// - Throws: ``FluxionError/waitForCycle(_:)`` when that store is waiting
     ///   already, or the error its handler threw.
     func waitFor(_ id: ObjectIdentifier, runner: (Handler, AnyObject) -> HandlerOutcome) throws -> AnyObject? {
-        guard let list, let index = list.routes.firstIndex(where: { $0.registration.id == id }) else { return nil }
-        switch progress[index] {
+        guard let list = state.list, let index = list.routes.firstIndex(where: { $0.registration.id == id }) else {
+            return nil
+        }
+        switch state.progress[index] {
         case .pending:
-            if failure == nil { run(index, of: list, with: runner) }
+            if state.failure == nil { run(index, of: list, with: runner) }
         case .running:
-            let start = running.firstIndex(of: index) ?? 0
-            let path = (running[start...] + [index]).map { list.routes[$0].registration.name }
+            let running = state.running
+            let path = (running[(running.firstIndex(of: index) ?? 0)...] + [index]).map {
+                list.routes[$0].registration.name
+            }
             throw FluxionError.waitForCycle(path)
         case .done, .heard:
             break
         }
-        if let failure { throw failure }
+        if let failure = state.failure { throw failure }
         return list.routes[index].store
     }
 
     /// Stages a change of `store` made outside any handler: a batch's inline mutation.
     func mutate(_ store: AnyObject, of registration: Registration, with change: (AnyObject) -> HandlerOutcome) throws {
-        isOpen = true
-        if let failure { throw failure }
+        state.isOpen = true
+        if let failure = state.failure { throw failure }
         stage(store, order: registration.order, operations: registration.operations)
         if case .failed(let error) = change(store) {
             fail(error)
@@ -148,86 +190,88 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     /// Ends the transaction: commits every staged change or, after a failure, rolls every one back.
     ///
     /// - Returns: The failure that rolled it back, if any; the actions it
-    ///   dispatched are then dropped. After a commit, they wait in ``queued``
-    ///   and the changes in ``deliver(_:)``.
+    ///   dispatched are then dropped. After a commit, ``takeQueued()`` has
+    ///   them, and ``deliver(_:)`` tells the observers.
     func end() -> (any Error)? {
-        isOpen = false
-        isBatch = false
-        guard let failure = failure.take() else {
-            for index in staged.indices {
-                staged[index].delivers = staged[index].operations.commit(staged[index].store)
+        state.isOpen = false
+        state.isBatch = false
+        guard let failure = state.failure.take() else {
+            for index in state.staged.indices {
+                let entry = state.staged[index]
+                state.staged[index].delivers = entry.operations.commit(entry.store)
             }
             commitList()
             return nil
         }
-        for store in staged { store.operations.rollback(store.store) }
-        if !staged.isEmpty { staged.removeAll(keepingCapacity: true) }
-        if stages, let list {
-            for index in 0..<list.routes.count where progress[index] != .pending {
-                if let store = list.routes[index].store { list.routes[index].registration.operations.rollback(store) }
+        let staged = state.staged
+        for entry in staged { entry.operations.rollback(entry.store) }
+        if !staged.isEmpty { state.staged.removeAll(keepingCapacity: true) }
+        if state.stages, let list = state.list {
+            for index in 0..<list.routes.count where state.progress[index] != .pending {
+                let route = list.routes[index]
+                if let store = route.store { route.registration.operations.rollback(store) }
             }
         }
-        list = nil
+        state.list = nil
         var dropped = ActionQueue()
-        swap(&dropped, &queued)
+        swap(&dropped, &state.queued)
         return failure
+    }
+
+    /// Whether a committed change may wait for ``deliver(_:)``.
+    var hasDeliveries: Bool { state.list != nil || !state.staged.isEmpty }
+
+    /// Tells the observers of each store the transaction changed, in registration order.
+    func deliver(_ action: AnyAction) {
+        if let list = state.list {
+            state.list = nil
+            for index in 0..<list.routes.count where state.progress[index] == .heard {
+                let route = list.routes[index]
+                if let store = route.store { route.registration.operations.deliver(store, action) }
+            }
+        }
+        guard !state.staged.isEmpty else { return }
+        let staged = state.staged
+        state.staged.removeAll(keepingCapacity: true)
+        for entry in staged where entry.delivers { entry.operations.deliver(entry.store, action) }
     }
 
     /// Commits the staged changes of the action's stores; keeps the list only if someone hears one.
     private func commitList() {
-        guard let list else { return }
+        guard let list = state.list else { return }
         var isHeard = false
+        let stages = state.stages
         for index in 0..<list.routes.count {
-            if stages, progress[index] == .done, let store = list.routes[index].store,
+            if stages, state.progress[index] == .done, let store = list.routes[index].store,
                 list.routes[index].registration.operations.commit(store)
             {
-                progress[index] = .heard
+                state.progress[index] = .heard
             }
-            isHeard = isHeard || progress[index] == .heard
+            isHeard = isHeard || state.progress[index] == .heard
         }
-        if !isHeard { self.list = nil }
-    }
-
-    /// Whether a committed change may wait for ``deliver(_:)``.
-    var hasDeliveries: Bool { list != nil || !staged.isEmpty }
-
-    /// Tells the observers of each store the transaction changed, in registration order.
-    func deliver(_ action: AnyAction) {
-        if let list {
-            self.list = nil
-            for index in 0..<list.routes.count where progress[index] == .heard {
-                if let store = list.routes[index].store {
-                    list.routes[index].registration.operations.deliver(store, action)
-                }
-            }
-        }
-        guard !staged.isEmpty else { return }
-        for index in staged.indices where staged[index].delivers {
-            staged[index].operations.deliver(staged[index].store, action)
-        }
-        staged.removeAll(keepingCapacity: true)
+        if !isHeard { state.list = nil }
     }
 
     private func run(_ index: Int, of list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome) {
         let route = list.routes[index]
         // NB: `ready(_:)` made every store of the list before the transaction began.
         guard let store = route.store else { return }
-        if isBatch {
+        if state.isBatch {
             stage(store, order: route.registration.order, operations: route.registration.operations)
-        } else if stages {
+        } else if state.stages {
             route.registration.operations.stage(store)
         }
-        progress[index] = .running
-        running.append(index)
+        state.progress[index] = .running
+        state.running.append(index)
         let outcome = runner(route.handler, store)
-        running.removeLast()
-        progress[index] = .done
+        state.running.removeLast()
+        state.progress[index] = .done
         switch outcome {
         case .failed(let error):
             fail(error)
         case .committed(let delivers):
             // NB: a one-store action committed at once; it is delivered after the transaction ends.
-            if delivers { progress[index] = .heard }
+            if delivers { state.progress[index] = .heard }
         case .staged:
             break
         }
@@ -235,14 +279,14 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
 
     /// Makes `store` stage its changes, once, and lists it in registration order.
     private func stage(_ store: AnyObject, order: Int, operations: StoreOperations) {
-        guard !staged.contains(where: { $0.store === store }) else { return }
+        guard !state.staged.contains(where: { $0.store === store }) else { return }
         operations.stage(store)
         let entry = Staged(order: order, store: store, operations: operations)
         // NB: stores mostly stage in registration order; `waitFor` and batches may not.
-        if let last = staged.last, last.order > order {
-            staged.insert(entry, at: staged.lastIndex { $0.order < order }.map { $0 + 1 } ?? 0)
+        if let last = state.staged.last, last.order > order {
+            state.staged.insert(entry, at: state.staged.lastIndex { $0.order < order }.map { $0 + 1 } ?? 0)
         } else {
-            staged.append(entry)
+            state.staged.append(entry)
         }
     }
 }

@@ -138,8 +138,7 @@ extension Dispatcher {
         transaction.beginBatch()
         let outcome = Result { try body(DispatchBatch(dispatcher: self)) }
         if case .failure(let error) = outcome { transaction.fail(error) }
-        var actions: [AnyAction] = []
-        swap(&actions, &transaction.batchActions)
+        let actions = transaction.takeBatchActions()
         if let failure = transaction.end() { throw failure }
         enqueueTransactionActions()
         if transaction.hasDeliveries { deliverBatch(AnyAction(name: AnyAction.batchName, payload: actions)) }
@@ -165,7 +164,7 @@ extension Dispatcher {
             transaction.fail(FluxionError.batchInsideAction)
             throw FluxionError.batchInsideAction
         }
-        transaction.batchActions.append(erased())
+        transaction.record(erased())
         do {
             try process(name, erased: erased, perform: perform)
         } catch {
