@@ -32,9 +32,9 @@ extension Dispatcher {
         let arrival = state.withLockWaiting(until: { state -> Arrival? in
             // NB: the turn holder alone touches the transaction; this thread holds the turn when it matches.
             if state.turn.holder == thread, transaction.isOpen { return .joinsTransaction }
-            let isCreatingForHolder = state.turn.holderAwaitsCreation && state.index.isCreating(thread)
             let arrival = state.turn.arrive(
-                thread, isCreatingForHolder: isCreatingForHolder, exclusively: exclusively, action: queued)
+                thread, isCreatingForHolder: state.isCreatingForHolder(thread), exclusively: exclusively, action: queued
+            )
             switch arrival {
             case nil: return nil  // NB: another thread holds the turn: wait, and ask again
             case .queued?: return .queued

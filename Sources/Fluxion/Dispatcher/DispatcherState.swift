@@ -16,7 +16,12 @@ struct DispatcherState {
 
     /// Whether `thread` may act for the turn holder: it holds the turn, or runs a factory the holder waits for.
     func admits(_ thread: ThreadID) -> Bool {
-        turn.admits(thread, isCreatingForHolder: turn.holderAwaitsCreation && index.isCreating(thread))
+        turn.admits(thread, isCreatingForHolder: isCreatingForHolder(thread))
+    }
+
+    /// Whether `thread` runs a store factory while the turn holder waits for a store.
+    func isCreatingForHolder(_ thread: ThreadID) -> Bool {
+        turn.holderAwaitsCreation && index.isCreating(thread)
     }
 }
 

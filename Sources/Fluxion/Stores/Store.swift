@@ -19,10 +19,14 @@ import Observation
 /// }
 /// ```
 ///
-/// Only handlers change the state. Reading ``state`` is safe from any thread
-/// at any time and returns a consistent snapshot. A store is `Observable`:
-/// code that reads ``state`` inside `withObservationTracking` (a SwiftUI
-/// view's `body`, for one) is told when a dispatch changes it.
+/// Only handlers change the state, and each action's changes commit together,
+/// in every store it reaches, or not at all (see ``Dispatcher``). Reading
+/// ``state`` is safe from any thread at any time and returns a consistent
+/// snapshot, never a state in the middle of an action. When `State` is
+/// `Equatable`, an action that leaves it equal is no change: observers are
+/// not called. A store is `Observable`: code that reads ``state`` inside
+/// `withObservationTracking` (a SwiftUI view's `body`, for one) is told when
+/// an action changes it.
 ///
 /// `Store` guards its state with a lock and is `@unchecked Sendable`; Swift
 /// asks each subclass to restate that conformance, as above. Keep the stored

@@ -1,0 +1,124 @@
+import Testing
+
+@testable import Fluxion
+
+/// The dispatch turn's state machine, without threads: each decision it makes.
+@Suite struct TurnStateTests {
+    private let first = ThreadID(raw: 1)
+    private let second = ThreadID(raw: 2)
+
+    private func arrive(
+        _ turn: inout TurnState, _ thread: ThreadID, _ name: String, creating: Bool = false, exclusively: Bool = false
+    ) -> TurnState.Arrival? {
+        turn.arrive(thread, isCreatingForHolder: creating, exclusively: exclusively) {
+            QueuedAction(AnyAction(name: name))
+        }
+    }
+
+    private func drain(_ turn: inout TurnState) -> [String] {
+        var names: [String] = []
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        while let next = turn.next(endingWith: &waiters) { names.append(next.action.name) }
+        return names
+    }
+
+    @Test func aFreeTurnIsTakenAndAnotherThreadMustWait() {
+        var turn = TurnState()
+
+        let taken = arrive(&turn, first, "a")
+        let waiting = arrive(&turn, second, "b")
+
+        #expect(taken == .run)
+        #expect(turn.holder == first)
+        #expect(waiting == nil)
+    }
+
+    @Test func theHoldersDispatchesQueueInOrderAndTheTurnEndsAfterThem() {
+        var turn = TurnState()
+        _ = arrive(&turn, first, "a")
+
+        let second = arrive(&turn, first, "b")
+        let third = arrive(&turn, first, "c")
+
+        #expect(second == .queued && third == .queued)
+        #expect(drain(&turn) == ["b", "c"])
+        #expect(turn.holder == nil)
+    }
+
+    @Test func aFactoryTheHolderWaitsForQueuesBehindIt() {
+        var turn = TurnState()
+        _ = arrive(&turn, first, "a")
+        turn.holderAwaitsCreation = true
+
+        let made = arrive(&turn, second, "made", creating: true)
+
+        #expect(made == .queued)
+        #expect(drain(&turn) == ["made"])
+    }
+
+    @Test func suspendedActionsWaitForTheLastReleaseAndExclusiveOnesRun() {
+        var turn = TurnState()
+        turn.beginSuspension()
+        turn.beginSuspension()
+
+        let waiting = arrive(&turn, first, "a")
+        let early = turn.endSuspension(by: first)
+        let exclusive = arrive(&turn, second, "x", exclusively: true)
+        let last = turn.endSuspension(by: first)
+
+        #expect(waiting == .queued)
+        #expect(!early.runsQueue, "one suspension is still held")
+        #expect(exclusive == .run)
+        #expect(!last.runsQueue, "another thread holds the turn: it runs them")
+        #expect(drain(&turn) == ["a"])
+    }
+
+    @Test func theLastReleaseRunsTheWaitingActionsWhenTheTurnIsFree() {
+        var turn = TurnState()
+        turn.beginSuspension()
+        _ = arrive(&turn, second, "a")
+
+        let release = turn.endSuspension(by: first)
+
+        #expect(release.runsQueue)
+        #expect(turn.holder == first)
+        #expect(drain(&turn) == ["a"])
+    }
+
+    @Test func aYieldedTurnComesBackWithItsQueue() {
+        var turn = TurnState()
+        _ = arrive(&turn, first, "a")
+        _ = arrive(&turn, first, "kept")
+
+        var kept = turn.yield()
+        let other = arrive(&turn, second, "b")
+        let resumedEarly = turn.resume(first, with: &kept)
+        let othersQueue = drain(&turn)
+        let resumed = turn.resume(first, with: &kept)
+
+        #expect(other == .run)
+        #expect(!resumedEarly, "the other thread holds the turn")
+        #expect(othersQueue == [])
+        #expect(resumed)
+        #expect(drain(&turn) == ["kept"])
+    }
+
+    @Test func drainWaitersResumeOnlyWhenNothingRunsOrWaits() async {
+        var turn = TurnState()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waits = turn.addDrainWaiter(continuation)
+            #expect(!waits, "nothing runs: resume at once")
+            continuation.resume()
+        }
+        _ = arrive(&turn, first, "a")
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waits = turn.addDrainWaiter(continuation)
+            var waiters: [CheckedContinuation<Void, Never>] = []
+            let next = turn.next(endingWith: &waiters)
+            #expect(waits)
+            #expect(next == nil)
+            #expect(waiters.count == 1)
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+}
