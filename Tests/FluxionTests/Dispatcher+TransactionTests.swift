@@ -64,6 +64,8 @@ extension ActionName where Payload == Bool {
 extension ActionName where Payload == Void {
     fileprivate static var txnTrailFails: Self { "txnTrailFails" }
     fileprivate static var txnBothFail: Self { "txnBothFail" }
+    /// The lead waits for the trail, which throws; the lead then throws an error of its own.
+    fileprivate static var txnLeadThrowsAfterTrail: Self { "txnLeadThrowsAfterTrail" }
 }
 
 /// Registered first; its handlers change the state before anything can fail.
@@ -81,6 +83,15 @@ private final class LeadStore: Store<Tally>, @unchecked Sendable {  // locked by
             .on(.txnTrailFails) { state, _ in state.add(1) }
             .on(.txnBothFail, LeadStore.fail)
             .on(.txnLeadWaits, LeadStore.waitForTrail)
+            .on(.txnLeadThrowsAfterTrail, LeadStore.throwAfterTrail)
+    }
+
+    func throwAfterTrail(_ state: inout Tally, _ action: Action<Void>) throws {
+        do {
+            try waitFor(TrailStore.self)
+        } catch {
+            throw TestError("lead, after \(error)")
+        }
     }
 
     func fail(_ state: inout Tally, _ action: Action<Void>) throws {
@@ -119,6 +130,7 @@ private final class TrailStore: Store<Tally>, @unchecked Sendable {  // locked b
                 state.add(5)
                 throw TestError("trail")
             }
+            .on(.txnLeadThrowsAfterTrail) { _, _ in throw TestError("trail") }
     }
 
     func fail(_ state: inout Tally, _ action: Action<Void>) throws {
@@ -230,6 +242,34 @@ private func makeLeadAndTrail() throws -> (Dispatcher, LeadStore, TrailStore, Re
         #expect(throws: TestError("lead")) { try dispatcher.dispatch(.txnBothFail) }
 
         #expect(log.values == ["lead"], "the trail's handler, after the failing one, does not run")
+        #expect(lead.state == before.0)
+        #expect(trail.state == before.1)
+    }
+
+    @Test func aHandlerThrowingAfterTheStoreItWaitedForThrewLeavesTheFirstError() throws {
+        let (dispatcher, lead, trail, _) = try makeLeadAndTrail()
+        let before = (lead.state, trail.state)
+
+        #expect(throws: TestError("trail"), "the trail's error came first") {
+            try dispatcher.dispatch(.txnLeadThrowsAfterTrail)
+        }
+
+        #expect(lead.state == before.0)
+        #expect(trail.state == before.1)
+    }
+
+    @Test func aBatchThrowsItsFirstErrorWhenTheClosureThrowsAnotherAfterIt() throws {
+        let (dispatcher, lead, trail, _) = try makeLeadAndTrail()
+        let before = (lead.state, trail.state)
+
+        #expect(throws: TestError("lead"), "the handler's error came first") {
+            try dispatcher.batch { batch in
+                try batch.dispatch(.txnAdd, payload: 3)
+                do { try batch.dispatch(.txnBothFail) } catch {}
+                throw TestError("closure")
+            }
+        }
+
         #expect(lead.state == before.0)
         #expect(trail.state == before.1)
     }
