@@ -1,63 +1,9 @@
 import Fluxion
-import Foundation
 import Observation
 import Testing
 
-extension ActionName where Payload == Int {
-    fileprivate static var first: Self { "batchFirst" }
-    fileprivate static var shared: Self { "batchShared" }
-    fileprivate static var second: Self { "batchSecond" }
-}
-
 extension ActionName where Payload == Void {
     fileprivate static var fail: Self { "batchFail" }
-    fileprivate static var tryBatch: Self { "batchTryBatch" }
-}
-
-/// Handles `.first` and `.shared`; `.tryBatch` starts a batch dispatching `.first`, and notes how it went.
-final class BatchFirstStore: Store<Tally>, DefaultInitializable, @unchecked Sendable {  // locked by Store
-    init() { super.init(initialState: Tally()) }
-
-    override class var handlers: HandlerTable<Tally> {
-        HandlerTable()
-            .on(.first) { state, action in state.add(action.payload) }
-            .on(.shared) { state, action in state.add(action.payload) }
-            .on(.tryBatch, BatchFirstStore.tryBatch)
-    }
-
-    func tryBatch(_ state: inout Tally, _ action: Action<Void>) throws {
-        do {
-            try dispatcher?.batch { batch in try batch.dispatch(.first, payload: 1_000) }
-            state.add(1)
-        } catch let error as FluxionError where error == .batchInsideAction {
-            state.add(-1)
-        }
-    }
-}
-
-/// Handles `.shared` (tenfold), `.second` and `.tryBatch` (adds 7); `.fail` throws after changing the state.
-final class BatchSecondStore: Store<Tally>, DefaultInitializable, @unchecked Sendable {  // locked by Store
-    init() { super.init(initialState: Tally()) }
-
-    override class var handlers: HandlerTable<Tally> {
-        HandlerTable()
-            .on(.shared) { state, action in state.add(action.payload * 10) }
-            .on(.second) { state, action in state.add(action.payload) }
-            .on(.tryBatch) { state, _ in state.add(7) }
-            .on(.fail) { state, _ in
-                state.add(99)
-                throw TestError("batchFail")
-            }
-    }
-}
-
-/// A dispatcher with ``BatchFirstStore`` then ``BatchSecondStore``, both created and changed once.
-private func makeBatchStores() throws -> (Dispatcher, BatchFirstStore, BatchSecondStore) {
-    let dispatcher = Dispatcher()
-    try dispatcher.register(BatchFirstStore.self)
-    try dispatcher.register(BatchSecondStore.self)
-    try dispatcher.dispatch(.shared, payload: 1)
-    return (dispatcher, try dispatcher.store(BatchFirstStore.self), try dispatcher.store(BatchSecondStore.self))
 }
 
 /// How tests write a change: `name old→new`, with the total of each tally.
@@ -103,55 +49,6 @@ private func batchedActions(of action: AnyAction) -> [String] {
         secondToken.cancel()
     }
 
-    @Test(arguments: [false, true])
-    func aFailingActionRollsEveryStoreBackAndTellsNoObserver(closureCatchesTheError: Bool) throws {
-        let (dispatcher, first, second) = try makeBatchStores()
-        let observed = LockedBox(0)
-        let tokens = [
-            first.observe { _ in observed.withValue { $0 += 1 } },
-            second.observe { _ in observed.withValue { $0 += 1 } },
-        ]
-        let before = (first.state, second.state)
-
-        #expect(throws: TestError("batchFail")) {
-            try dispatcher.batch { batch in
-                try batch.dispatch(.first, payload: 2)
-                try batch.dispatch(.second, payload: 4)
-                if closureCatchesTheError {
-                    try? batch.dispatch(.fail)
-                } else {
-                    try batch.dispatch(.fail)
-                }
-            }
-        }
-
-        #expect(first.state == before.0)
-        #expect(second.state == before.1)
-        #expect(observed.value == 0)
-        #expect(!dispatcher.isDispatching)
-        for token in tokens { token.cancel() }
-    }
-
-    @Test func anErrorThrownByTheClosureRollsBackAndIsThrown() throws {
-        let (dispatcher, first, second) = try makeBatchStores()
-        let observed = LockedBox(0)
-        let token = first.observe { _ in observed.withValue { $0 += 1 } }
-        let before = (first.state, second.state)
-
-        #expect(throws: TestError("abort")) {
-            try dispatcher.batch { batch in
-                try batch.dispatch(.shared, payload: 2)
-                #expect(first.state.total == 3, "readers may see the state between the batch's actions")
-                throw TestError("abort")
-            }
-        }
-
-        #expect(first.state == before.0)
-        #expect(second.state == before.1)
-        #expect(observed.value == 0)
-        token.cancel()
-    }
-
     @Test func aNestedBatchFoldsIntoTheOuterOne() throws {
         let (dispatcher, first, _) = try makeBatchStores()
         let changes = Recorder<StoreChange<Tally>>()
@@ -173,35 +70,6 @@ private func batchedActions(of action: AnyAction) -> [String] {
         token.cancel()
     }
 
-    @Test func aFailingNestedBatchFailsTheOuterOne() throws {
-        let (dispatcher, first, second) = try makeBatchStores()
-        let observed = LockedBox(0)
-        let token = first.observe { _ in observed.withValue { $0 += 1 } }
-        let before = (first.state, second.state)
-
-        #expect(throws: TestError("batchFail")) {
-            try dispatcher.batch { outer in
-                try outer.dispatch(.first, payload: 2)
-                try? dispatcher.batch { inner in
-                    try inner.dispatch(.second, payload: 3)
-                    try inner.dispatch(.fail)
-                }
-                try outer.dispatch(.first, payload: 4)
-            }
-        }
-        #expect(throws: TestError("inner abort")) {
-            try dispatcher.batch { outer in
-                try outer.dispatch(.first, payload: 2)
-                try? dispatcher.batch { _ in throw TestError("inner abort") }
-            }
-        }
-
-        #expect(first.state == before.0)
-        #expect(second.state == before.1)
-        #expect(observed.value == 0)
-        token.cancel()
-    }
-
     @Test func batchReturnsTheClosuresValue() throws {
         let (dispatcher, first, _) = try makeBatchStores()
 
@@ -211,82 +79,6 @@ private func batchedActions(of action: AnyAction) -> [String] {
         }
 
         #expect(value == "total 3")
-    }
-
-    @Test func aBatchStartedFromAHandlerThrowsBatchInsideAction() throws {
-        let (dispatcher, first, second) = try makeBatchStores()
-
-        try dispatcher.dispatch(.tryBatch)
-
-        #expect(first.state.payloads == [1, -1], "the handler caught batchInsideAction; its batch did not run")
-        #expect(second.state.payloads == [10, 7])
-    }
-
-    @Test func aBatchStartedFromAHandlerInsideABatchThrowsBatchInsideAction() throws {
-        let (dispatcher, first, second) = try makeBatchStores()
-
-        try dispatcher.batch { batch in try batch.dispatch(.tryBatch) }
-
-        #expect(first.state.payloads == [1, -1], "the handler caught batchInsideAction; its batch did not run")
-        #expect(second.state.payloads == [10, 7])
-    }
-
-    @Test func aBatchStartedFromAnObserverThrowsBatchInsideAction() throws {
-        let (dispatcher, first, _) = try makeBatchStores()
-        let outcomes = Recorder<String>()
-        let token = first.observe { _ in
-            do {
-                try dispatcher.batch { batch in try batch.dispatch(.second, payload: 1) }
-                outcomes.append("ran")
-            } catch {
-                outcomes.append("\(error)")
-            }
-        }
-
-        try dispatcher.dispatch(.first, payload: 1)
-        try dispatcher.batch { batch in try batch.dispatch(.first, payload: 1) }
-
-        #expect(outcomes.values == Array(repeating: FluxionError.batchInsideAction.description, count: 2))
-        #expect(try dispatcher.store(BatchSecondStore.self).state.total == 10)
-        token.cancel()
-    }
-
-    @Test func aDispatchBatchUsedAfterItsBatchThrowsBatchEnded() throws {
-        let (dispatcher, first, _) = try makeBatchStores()
-        var escaped: DispatchBatch?
-        try dispatcher.batch { escaped = $0 }
-        let batch = try #require(escaped)
-
-        #expect(throws: FluxionError.batchEnded("batchFirst")) { try batch.dispatch(.first, payload: 1) }
-        #expect(throws: FluxionError.batchEnded("batchFail")) { try batch.dispatch(.fail) }
-        #expect(throws: FluxionError.batchEnded("batchShared")) {
-            try batch.dispatch(AnyAction(name: "batchShared", payload: 1))
-        }
-        #expect(first.state.total == 1)
-    }
-
-    @Test func aDispatchBatchUsedFromAnotherThreadThrowsBatchEnded() throws {
-        let (dispatcher, first, _) = try makeBatchStores()
-        let outcome = LockedBox<String?>(nil)
-
-        try dispatcher.batch { batch in
-            let shared = UncheckedBox(batch)
-            let done = Gate()
-            Thread {
-                do {
-                    try shared.value.dispatch(.first, payload: 5)
-                    outcome.value = "ran"
-                } catch {
-                    outcome.value = "\(error)"
-                }
-                done.open()
-            }.start()
-            done.wait()
-            try batch.dispatch(.first, payload: 2)
-        }
-
-        #expect(outcome.value == FluxionError.batchEnded("batchFirst").description)
-        #expect(first.state.payloads == [1, 2])
     }
 
     @Test func aPlainDispatchInsideTheBatchRunsAfterIt() throws {
@@ -404,14 +196,5 @@ private func batchedActions(of action: AnyAction) -> [String] {
 
         #expect(observed.value == 1, "only the store whose handler ran")
         for token in tokens { token.cancel() }
-    }
-}
-
-/// Carries a value that is not `Sendable` to another thread, for tests of misuse.
-private final class UncheckedBox<Value>: @unchecked Sendable {  // `value` is immutable; the test joins the thread
-    let value: Value
-
-    init(_ value: Value) {
-        self.value = value
     }
 }
