@@ -42,71 +42,74 @@ final class ThreadSlowStore: Store<Int>, @unchecked Sendable {  // locked by Sto
     }
 }
 
-@Suite(.serialized) struct ThreadingStoreCreationTests {
-    @Test func aStoreNeededByRacingThreadsIsCreatedExactlyOnce() throws {
-        let threadErrors = Recorder<String>()
-        let racers = threadCount
-        let creations = LockedBox(0)
-        let arrived = ArrivalCounter()
-        let dispatcher = Dispatcher()
-        try dispatcher.register(ThreadLazyStore.self) {
-            creations.withValue { $0 += 1 }
-            // Hold the creation until every racer is about to ask for the store.
-            arrived.wait(for: racers)
-            return ThreadLazyStore()
-        }
-        let instances = Recorder<ObjectIdentifier>()
-
-        runOnThreads(racers) { _ in
-            arrived.arrive()
-            do {
-                instances.append(ObjectIdentifier(try dispatcher.store(ThreadLazyStore.self)))
-            } catch {
-                threadErrors.append("\(error)")
+// NB: nested in `ThreadingTests`, whose `.serialized` covers its nested suites: no two threading tests overlap.
+extension ThreadingTests {
+    @Suite struct ThreadingStoreCreationTests {
+        @Test func aStoreNeededByRacingThreadsIsCreatedExactlyOnce() throws {
+            let threadErrors = Recorder<String>()
+            let racers = threadCount
+            let creations = LockedBox(0)
+            let arrived = ArrivalCounter()
+            let dispatcher = Dispatcher()
+            try dispatcher.register(ThreadLazyStore.self) {
+                creations.withValue { $0 += 1 }
+                // Hold the creation until every racer is about to ask for the store.
+                arrived.wait(for: racers)
+                return ThreadLazyStore()
             }
+            let instances = Recorder<ObjectIdentifier>()
+
+            runOnThreads(racers) { _ in
+                arrived.arrive()
+                do {
+                    instances.append(ObjectIdentifier(try dispatcher.store(ThreadLazyStore.self)))
+                } catch {
+                    threadErrors.append("\(error)")
+                }
+            }
+
+            #expect(threadErrors.values.isEmpty)
+            #expect(creations.value == 1)
+            #expect(instances.count == racers)
+            #expect(Set(instances.values).count == 1)
+            #expect(try instances.values.first == ObjectIdentifier(dispatcher.store(ThreadLazyStore.self)))
         }
 
-        #expect(threadErrors.values.isEmpty)
-        #expect(creations.value == 1)
-        #expect(instances.count == racers)
-        #expect(Set(instances.values).count == 1)
-        #expect(try instances.values.first == ObjectIdentifier(dispatcher.store(ThreadLazyStore.self)))
-    }
+        @Test func aFactoryThatDispatchesWhileAnotherThreadNeedsItsStoreDoesNotDeadlock() throws {
+            let threadErrors = Recorder<String>()
+            let dispatcher = Dispatcher()
+            let factoryEntered = Gate()
+            let turnHeld = Gate()
+            try dispatcher.register(ThreadRelayStore.self) { ThreadRelayStore(gate: turnHeld) }
+            _ = try dispatcher.store(ThreadRelayStore.self)
+            try dispatcher.register(ThreadSlowStore.self) { [weak dispatcher] in
+                factoryEntered.open()
+                // The other thread holds the turn now, and its queued `.needsSlow` needs this
+                // store: it must give the turn up while it waits, or this dispatch never runs.
+                turnHeld.wait()
+                do { try dispatcher?.dispatch(.announce) } catch { threadErrors.append("\(error)") }
+                return ThreadSlowStore()
+            }
+            let finished = DispatchGroup()
 
-    @Test func aFactoryThatDispatchesWhileAnotherThreadNeedsItsStoreDoesNotDeadlock() throws {
-        let threadErrors = Recorder<String>()
-        let dispatcher = Dispatcher()
-        let factoryEntered = Gate()
-        let turnHeld = Gate()
-        try dispatcher.register(ThreadRelayStore.self) { ThreadRelayStore(gate: turnHeld) }
-        _ = try dispatcher.store(ThreadRelayStore.self)
-        try dispatcher.register(ThreadSlowStore.self) { [weak dispatcher] in
-            factoryEntered.open()
-            // The other thread holds the turn now, and its queued `.needsSlow` needs this
-            // store: it must give the turn up while it waits, or this dispatch never runs.
-            turnHeld.wait()
-            do { try dispatcher?.dispatch(.announce) } catch { threadErrors.append("\(error)") }
-            return ThreadSlowStore()
+            finished.enter()
+            Thread {
+                do { _ = try dispatcher.store(ThreadSlowStore.self) } catch { threadErrors.append("\(error)") }
+                finished.leave()
+            }.start()
+            factoryEntered.wait()
+            finished.enter()
+            Thread {
+                do { try dispatcher.dispatch(.relay) } catch { threadErrors.append("\(error)") }
+                finished.leave()
+            }.start()
+
+            let outcome = finished.wait(timeout: .now() + 5)
+
+            #expect(outcome == .success, "the creating thread and the dispatching thread wait for each other")
+            guard outcome == .success else { return }
+            #expect(threadErrors.values.isEmpty)
+            #expect(try dispatcher.store(ThreadSlowStore.self).state == 1)
         }
-        let finished = DispatchGroup()
-
-        finished.enter()
-        Thread {
-            do { _ = try dispatcher.store(ThreadSlowStore.self) } catch { threadErrors.append("\(error)") }
-            finished.leave()
-        }.start()
-        factoryEntered.wait()
-        finished.enter()
-        Thread {
-            do { try dispatcher.dispatch(.relay) } catch { threadErrors.append("\(error)") }
-            finished.leave()
-        }.start()
-
-        let outcome = finished.wait(timeout: .now() + 5)
-
-        #expect(outcome == .success, "the creating thread and the dispatching thread wait for each other")
-        guard outcome == .success else { return }
-        #expect(threadErrors.values.isEmpty)
-        #expect(try dispatcher.store(ThreadSlowStore.self).state == 1)
     }
 }
