@@ -41,9 +41,19 @@ extension Dispatcher {
             let (name, staticName) = typeNames(type, S.self)
             throw FluxionError.storeTypeUpcast(name, as: staticName)
         }
+        let table = S.handlers  // NB: user code: read before locking
+        /// A registration the index refused, released here after unlocking: it holds user closures.
+        var refused: Registration?
+        defer { withExtendedLifetime(refused) {} }
         try state.withLock { state in
-            let order = state.index.registrationCount
-            try state.index.add(Registration(S.self, order: order, factory: factory, prepare: prepare))
+            let registration = Registration(
+                S.self, table: table, order: state.index.registrationCount, factory: factory, prepare: prepare)
+            do {
+                try state.index.add(registration)
+            } catch {
+                refused = registration
+                throw error
+            }
         }
     }
 

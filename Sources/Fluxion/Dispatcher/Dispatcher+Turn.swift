@@ -67,11 +67,16 @@ extension Dispatcher {
         let thread = ThreadID.current
         let takesTurn = state.withLockWaiting(until: { state -> Bool? in
             if state.admits(thread) { return false }
-            return state.turn.take(by: thread) ? true : nil
+            guard state.turn.take(by: thread) else { return nil }
+            state.turn.holderIsBetweenActions = true
+            return true
         })
         // NB: this thread holds the turn already, or the holder waits for this thread's factory.
         guard takesTurn else { return try body() }
-        defer { runQueuedActionsAndEndTurn() }
+        defer {
+            state.withLock { $0.turn.holderIsBetweenActions = false }
+            runQueuedActionsAndEndTurn()
+        }
         return try body()
     }
 

@@ -115,7 +115,7 @@ public final class Dispatcher: Sendable {
     /// starting until `body` returns. Called from a handler, an observer or a
     /// middleware, it runs at once, and sees the running action's states so far.
     /// Keep `body` short: every dispatch waits for it. Actions it dispatches
-    /// run after it.
+    /// run after it (or, while the dispatcher is suspended, once the suspension ends).
     public func read<Value>(_ body: () throws -> Value) rethrows -> Value {
         try withTurn(body)
     }

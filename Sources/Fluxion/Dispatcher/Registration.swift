@@ -15,13 +15,14 @@ final class Registration: Sendable {
     /// Runs on the new store once it is attached, before it is published; persistence restores here.
     let prepare: (@Sendable (any StoreRuntime) -> Void)?
 
+    /// - Parameter table: `S.handlers`, read by the caller (it is user code).
     init<State, S: Store<State>>(
         _ type: S.Type,
+        table: HandlerTable<State>,
         order: Int,
         factory: @escaping @Sendable () -> S,
         prepare: (@Sendable (S) -> Void)? = nil
     ) {
-        let table = S.handlers
         id = ObjectIdentifier(type)
         self.type = type
         self.order = order

@@ -41,6 +41,8 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         var queued = ActionQueue()
         /// Whether the middleware chain is running an action: the turn is then kept throughout.
         var isInMiddleware = false
+        /// Whether one of the batch's actions is running (its middleware, handlers or hooks).
+        var isRunningBatchAction = false
         /// The routes of the action running now, with their stores; kept until its changes are delivered.
         var list: RouteList?
         var progress: ContiguousArray<Progress> = []
@@ -68,6 +70,11 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     var isInMiddleware: Bool {
         get { state.isInMiddleware }
         set { state.isInMiddleware = newValue }
+    }
+
+    var isRunningBatchAction: Bool {
+        get { state.isRunningBatchAction }
+        set { state.isRunningBatchAction = newValue }
     }
 
     /// Whether a handler is running now.

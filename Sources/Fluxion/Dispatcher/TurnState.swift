@@ -26,6 +26,9 @@ struct TurnState {
     /// the holder's, as if dispatched from its handler, instead of waiting for
     /// a turn that cannot end before the factory does.
     var holderAwaitsCreation = false
+    /// Whether the holder holds the turn between actions (``Dispatcher/read(_:)``), rather than to run one:
+    /// what it dispatches then waits for the suspensions to end, as any thread's would.
+    var holderIsBetweenActions = false
     /// How many dispatches gave up their turn to wait for a store another thread creates.
     private var yieldedTurns = 0
     /// Callers of `waitUntilDrained()`.
@@ -47,7 +50,11 @@ struct TurnState {
         action: () -> QueuedAction
     ) -> Arrival? {
         if admits(thread, isCreatingForHolder: isCreatingForHolder) {
-            queue.append(action())
+            if holderIsBetweenActions, suspensions > 0, !exclusively {
+                suspended.append(action())
+            } else {
+                queue.append(action())
+            }
             return .queued
         }
         if suspensions > 0, !exclusively {

@@ -105,8 +105,9 @@ extension Dispatcher {
     /// the batch's states become visible when it commits. Inside the batch,
     /// its own thread reads them as they are so far.
     ///
-    /// A batch inside a batch folds into it (its failure fails the outer
-    /// batch). Actions dispatched with ``dispatch(_:payload:error:)`` from
+    /// A batch started by the batch's closure folds into it (its failure
+    /// fails the outer batch); one started by the batch's actions — their
+    /// middleware, handlers or hooks — is refused. Actions dispatched with ``dispatch(_:payload:error:)`` from
     /// inside the batch — by its closure, handlers or middleware — are queued
     /// and run after it commits. A batch runs even while the dispatcher is suspended.
     ///
@@ -124,7 +125,7 @@ extension Dispatcher {
         guard takesTurn else {
             // NB: this thread runs an action or a batch: a batch folds into a running batch,
             // between its actions, never inside a handler.
-            guard holdsTurn(thread), transaction.isBatch, !transaction.isRunningHandler else {
+            guard holdsTurn(thread), transaction.isBatch, !transaction.isRunningBatchAction else {
                 throw FluxionError.batchInsideAction
             }
             do {
@@ -158,13 +159,15 @@ extension Dispatcher {
     /// Runs one action of the running batch now; `DispatchBatch` calls it.
     func performInBatch(_ name: String, erased: () -> AnyAction, perform: (RouteList) throws -> Void) throws {
         guard holdsTurn(), transaction.isBatch else { throw FluxionError.batchEnded(name) }
-        // NB: one action at a time: a handler of the batch's current action cannot start another,
-        // and trying fails the batch, even if the handler catches the error.
-        guard !transaction.isRunningHandler else {
+        // NB: one action at a time: the batch's current action (its middleware, handlers or hooks)
+        // cannot start another, and trying fails the batch, even if the error is caught.
+        guard !transaction.isRunningBatchAction else {
             transaction.fail(FluxionError.batchInsideAction)
             throw FluxionError.batchInsideAction
         }
         transaction.record(erased())
+        transaction.isRunningBatchAction = true
+        defer { transaction.isRunningBatchAction = false }
         do {
             try process(name, erased: erased, perform: perform)
         } catch {

@@ -20,6 +20,10 @@
 /// dispatcher.addMiddleware(Auditor())
 /// ```
 ///
+/// An error thrown before `next` keeps the action from the stores; one thrown
+/// after `next` reaches the caller, but the action has committed by then
+/// (inside a batch, any error rolls the whole batch back).
+///
 /// Middleware runs on the dispatching thread, holding the dispatch turn, in
 /// the order it was added; ``MiddlewareNext/dispatcher`` reads stores. An
 /// action it dispatches is queued and runs after the current one. Actions

@@ -99,7 +99,7 @@ extension Store {
         let join = {
             let released = self.lock.withLock { observer.join() }
             withExtendedLifetime(released) {}  // NB: released outside the lock
-            if sendingCurrentState { observer.sendCurrentValue(of: self.state) }
+            if sendingCurrentState { observer.sendCurrentValue(of: self.committedState) }
         }
         // NB: joining and the first call happen within the dispatch turn, so no change comes in between.
         if sendingCurrentState, let dispatcher { dispatcher.withTurn(join) } else { join() }

@@ -24,7 +24,13 @@ extension Store: StoreRuntime {
     }
 
     func currentStateChange() -> AnyStoreChange {
-        AnyStoreChange(StoreChange(currentState: lock.withLock { currentState }), of: self)
+        AnyStoreChange(StoreChange(currentState: committedState), of: self)
+    }
+
+    /// The state as last committed, whichever thread asks: what a new observer hears first.
+    @usableFromInline
+    final var committedState: State {
+        lock.withLock { currentState }
     }
 }
 

@@ -218,8 +218,8 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
         guard sendingCurrentState else { return add(observer) }
         let addAndSend = {
             self.add(observer)
-            let state = self.state
-            _ = observer.notify(StoreChange(currentState: state), lock: self.lock)
+            // NB: the committed state: an observer added inside a handler must not hear a staged one.
+            _ = observer.notify(StoreChange(currentState: self.committedState), lock: self.lock)
         }
         if let dispatcher { dispatcher.withTurn(addAndSend) } else { addAndSend() }
     }
