@@ -2,16 +2,16 @@
 struct QueuedAction {
     /// The action with its payload type erased, for hooks.
     let action: AnyAction
-    private let performer: (Dispatcher) throws -> Void
+    private let runner: (Dispatcher) throws -> Void
 
     /// A typed action.
     init<Payload: Sendable>(name: String, payload: Payload, error: (any Error)?) {
         action = AnyAction(name: name, payload: payload, error: error)
-        performer = { dispatcher in
-            try dispatcher.process(name) {
+        runner = { dispatcher in
+            try dispatcher.runAction(name) {
                 AnyAction(name: name, payload: payload, error: error)
-            } perform: { list in
-                try dispatcher.perform(name, payload: payload, error: error, through: list)
+            } handlers: { list in
+                try dispatcher.runHandlers(name, payload: payload, error: error, through: list)
             }
         }
     }
@@ -19,18 +19,18 @@ struct QueuedAction {
     /// An untyped action.
     init(_ action: AnyAction) {
         self.action = action
-        performer = { dispatcher in
-            try dispatcher.process(action.name) {
+        runner = { dispatcher in
+            try dispatcher.runAction(action.name) {
                 action
-            } perform: { list in
-                try dispatcher.perform(action, through: list)
+            } handlers: { list in
+                try dispatcher.runHandlers(action, through: list)
             }
         }
     }
 
     /// Runs the action through `dispatcher`, which must be holding the turn.
-    func perform(on dispatcher: Dispatcher) throws {
-        try performer(dispatcher)
+    func run(on dispatcher: Dispatcher) throws {
+        try runner(dispatcher)
     }
 }
 

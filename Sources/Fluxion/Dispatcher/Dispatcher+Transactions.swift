@@ -2,57 +2,30 @@
 // stores' handlers as one transaction, then to the observers.
 extension Dispatcher {
     /// Runs an action the turn holder took from a queue, or a batch's: looks its routes up first.
-    func process(_ name: String, erased: () -> AnyAction, perform: (RouteList) throws -> Void) throws {
+    func runAction(_ name: String, erased: () -> AnyAction, handlers: (RouteList) throws -> Void) throws {
         let (list, middleware, collectsChanges) = state.withLock { state in
             (state.index.list(for: name), state.middleware.chain, state.middleware.observesChanges)
         }
-        try process(list, middleware: middleware, collectsChanges: collectsChanges, erased: erased, perform: perform)
+        try runAction(
+            list, middleware: middleware, collectsChanges: collectsChanges, erased: erased, handlers: handlers)
     }
 
     /// Runs an action through the middleware, if any, then through the stores of `list`.
-    func process(
+    func runAction(
         _ list: RouteList,
         middleware: [MiddlewareEntry]?,
         collectsChanges: Bool,
         erased: () -> AnyAction,
-        perform: (RouteList) throws -> Void
+        handlers: (RouteList) throws -> Void
     ) throws {
-        guard let middleware else { return try perform(list) }
+        guard let middleware else { return try handlers(list) }
         // NB: its stores are made first, while the turn may still be given up meanwhile.
         _ = try ready(list)
-        _ = try run(erased(), through: middleware[...], collectingChanges: collectsChanges)
-    }
-
-    /// Passes `action` to the first middleware of `chain`, or, past the last, to the stores.
-    ///
-    /// - Returns: The changes the action produced.
-    func run(
-        _ action: AnyAction,
-        through chain: ArraySlice<MiddlewareEntry>,
-        collectingChanges: Bool
-    ) throws -> [AnyStoreChange] {
-        guard let first = chain.first else {
-            let list = state.withLock { $0.index.list(for: action.name) }
-            guard collectingChanges, !transaction.isBatch else {
-                try perform(action, through: list)
-                return []
-            }
-            // NB: created before collecting starts: creating a store may give up the turn meanwhile.
-            _ = try ready(list)
-            relay.startCollecting()
-            defer { _ = relay.stopCollecting() }
-            try perform(action, through: list)
-            return relay.stopCollecting()
-        }
-        let next = MiddlewareNext(dispatcher: self, chain: chain.dropFirst(), collectsChanges: collectingChanges)
-        let wasInMiddleware = transaction.isInMiddleware
-        transaction.isInMiddleware = true
-        defer { transaction.isInMiddleware = wasInMiddleware }
-        return try first.middleware.dispatch(action, next: next)
+        _ = try runMiddleware(erased(), from: middleware[...], collectingChanges: collectsChanges)
     }
 
     /// Runs a typed action through the stores of `list`.
-    func perform<Payload: Sendable>(_ name: String, payload: Payload, error: (any Error)?, through list: RouteList)
+    func runHandlers<Payload: Sendable>(_ name: String, payload: Payload, error: (any Error)?, through list: RouteList)
         throws
     {
         if let expected = list.payloadType, expected != ObjectIdentifier(Payload.self),
@@ -61,7 +34,7 @@ extension Dispatcher {
             let (expected, actual) = typeNames(route.handler.payload ?? Any.self, Payload.self)
             throw FluxionError.payloadTypeMismatch(action: name, expected: expected, actual: actual)
         }
-        try perform(name, through: list) { handler, store in
+        try runHandlers(name, through: list) { handler, store in
             handler.run(on: store, name: name, payload: payload, error: error)
         } erased: {
             AnyAction(name: name, payload: payload, error: error)
@@ -69,9 +42,9 @@ extension Dispatcher {
     }
 
     /// Runs an untyped action through the stores of `list`; a batch's inline mutation through its store.
-    func perform(_ action: AnyAction, through list: RouteList) throws {
+    func runHandlers(_ action: AnyAction, through list: RouteList) throws {
         if list.isMutation, let mutation = action.payload as? StoreMutation {
-            return try perform(mutation, as: action)
+            return try apply(mutation, as: action)
         }
         // NB: the handlers of one name agree on the payload type: one check covers them all, and a
         // payload of that very type needs no cast.
@@ -81,7 +54,7 @@ extension Dispatcher {
             let (expected, actual) = typeNames(route.handler.payload ?? Any.self, type(of: action.payload))
             throw FluxionError.payloadTypeMismatch(action: action.name, expected: expected, actual: actual)
         }
-        try perform(action.name, through: list) { handler, store in
+        try runHandlers(action.name, through: list) { handler, store in
             handler.run(on: store, action)
         } erased: {
             action
@@ -93,7 +66,7 @@ extension Dispatcher {
     /// - Parameters:
     ///   - run: Runs a handler on its store.
     ///   - erased: The action with its payload type erased, for `waitFor`, observers and hooks.
-    private func perform(
+    private func runHandlers(
         _ name: String,
         through list: RouteList,
         run: (Handler, AnyObject) -> HandlerOutcome,
@@ -117,7 +90,7 @@ extension Dispatcher {
     }
 
     /// Runs a batch's inline mutation: stages the change of its store.
-    private func perform(_ mutation: StoreMutation, as action: AnyAction) throws {
+    private func apply(_ mutation: StoreMutation, as action: AnyAction) throws {
         let registration = state.withLock { $0.index.registrations[mutation.storeID] }
         guard let registration else { throw FluxionError.storeNotRegistered(mutation.storeName) }
         let store = try instance(of: registration)

@@ -2,7 +2,7 @@
 // Every decision is `TurnState`'s, made under the lock; what it decides runs here, unlocked.
 extension Dispatcher {
     /// What a dispatch does, decided under the lock.
-    private enum Arrival {
+    private enum Decision {
         /// The turn holder dispatched inside a transaction: the action becomes part of it.
         case joinsTransaction
         /// The action waits in a queue.
@@ -20,16 +20,16 @@ extension Dispatcher {
     ///   - exclusively: Whether the action runs even while the dispatcher is suspended.
     ///   - queued: Makes the queued form of the action.
     ///   - erased: The action with its payload type erased, for the middleware.
-    ///   - perform: Runs the action through the routes of its name; called with the turn held.
-    func send(
+    ///   - handlers: Runs the action through the handlers of its route list; called with the turn held.
+    func dispatchOrQueue(
         _ name: String,
         exclusively: Bool,
         queued: () -> QueuedAction,
         erased: () -> AnyAction,
-        perform: (RouteList) throws -> Void
+        handlers: (RouteList) throws -> Void
     ) throws {
         let thread = ThreadID.current
-        let arrival = state.withLockWaiting(until: { state -> Arrival? in
+        let decision = state.withLockWaiting(until: { state -> Decision? in
             // NB: the turn holder alone touches the transaction; this thread holds the turn when it matches.
             if state.turn.holder == thread, transaction.isOpen { return .joinsTransaction }
             let arrival = state.turn.arrive(
@@ -44,7 +44,7 @@ extension Dispatcher {
                     collectsChanges: state.middleware.observesChanges)
             }
         })
-        switch arrival {
+        switch decision {
         case .joinsTransaction:
             transaction.enqueue(queued())
         case .queued:
@@ -52,8 +52,8 @@ extension Dispatcher {
         case .run(let list, let middleware, let collectsChanges):
             var failure: (any Error)?
             do {
-                try process(
-                    list, middleware: middleware, collectsChanges: collectsChanges, erased: erased, perform: perform)
+                try runAction(
+                    list, middleware: middleware, collectsChanges: collectsChanges, erased: erased, handlers: handlers)
             } catch {
                 failure = error
             }
@@ -94,7 +94,7 @@ extension Dispatcher {
             return next
         }) {
             do {
-                try action.perform(on: self)
+                try action.run(on: self)
             } catch {
                 report(error, of: action.action)
             }

@@ -63,14 +63,14 @@ public final class Dispatcher: Sendable {
     ///   ``FluxionError/payloadTypeMismatch(action:expected:actual:)`` if the
     ///   name's handlers take another payload type, in which case no store is touched.
     public func dispatch<Payload>(_ name: ActionName<Payload>, payload: Payload, error: (any Error)? = nil) throws {
-        try send(name.rawValue, payload: payload, error: error)
+        try dispatchOrQueue(name.rawValue, payload: payload, error: error)
     }
 
     /// Dispatches a typed action without a payload.
     ///
     /// - Throws: See ``dispatch(_:payload:error:)``.
     public func dispatch(_ name: ActionName<Void>, error: (any Error)? = nil) throws {
-        try send(name.rawValue, payload: (), error: error)
+        try dispatchOrQueue(name.rawValue, payload: (), error: error)
     }
 
     /// Dispatches an action by raw name, with a payload of any type.
@@ -83,7 +83,7 @@ public final class Dispatcher: Sendable {
     ///   when the name's handlers expect another payload type (no store is
     ///   touched), or the first error a handler threw.
     public func dispatch(_ action: AnyAction) throws {
-        try send(action)
+        try dispatchOrQueue(action)
     }
 
     /// Runs the handler of another store for the current action first.
@@ -129,29 +129,31 @@ public final class Dispatcher: Sendable {
         state.withLock { $0.turn.holder != nil }
     }
 
-    /// Runs a typed action now if no dispatch is running on this thread, or queues it if one is.
+    /// Runs a typed action now, or queues it behind the running one.
     ///
     /// The action travels as its parts, so that no generic type is built on the way.
-    func send<Payload: Sendable>(_ name: String, payload: Payload, error: (any Error)?, exclusively: Bool = false)
+    func dispatchOrQueue<Payload: Sendable>(
+        _ name: String, payload: Payload, error: (any Error)?, exclusively: Bool = false
+    )
         throws
     {
-        try send(name, exclusively: exclusively) {
+        try dispatchOrQueue(name, exclusively: exclusively) {
             QueuedAction(name: name, payload: payload, error: error)
         } erased: {
             AnyAction(name: name, payload: payload, error: error)
-        } perform: { list in
-            try perform(name, payload: payload, error: error, through: list)
+        } handlers: { list in
+            try runHandlers(name, payload: payload, error: error, through: list)
         }
     }
 
-    /// Runs an untyped action now if no dispatch is running on this thread, or queues it if one is.
-    func send(_ action: AnyAction, exclusively: Bool = false) throws {
-        try send(action.name, exclusively: exclusively) {
+    /// Runs an untyped action now, or queues it behind the running one.
+    func dispatchOrQueue(_ action: AnyAction, exclusively: Bool = false) throws {
+        try dispatchOrQueue(action.name, exclusively: exclusively) {
             QueuedAction(action)
         } erased: {
             action
-        } perform: { list in
-            try perform(action, through: list)
+        } handlers: { list in
+            try runHandlers(action, through: list)
         }
     }
 }

@@ -46,17 +46,3 @@ final class Registration: Sendable {
         (handlers[actionName] ?? fallback).map { Route(registration: self, handler: $0) }
     }
 }
-
-/// One store's handler for one action name, and the store once it exists, as the name index holds it.
-final class Route: Sendable {
-    let registration: Registration
-    let handler: Handler
-    /// The store, once created.
-    let store: (any StoreRuntime)?
-
-    init(registration: Registration, handler: Handler, store: (any StoreRuntime)? = nil) {
-        self.registration = registration
-        self.handler = handler
-        self.store = store
-    }
-}

@@ -9,10 +9,10 @@ public struct DispatchBatch {
     /// - Throws: What ``Dispatcher/dispatch(_:payload:error:)`` throws; any
     ///   error also makes the whole batch roll back, even if you catch it.
     public func dispatch<Payload>(_ name: ActionName<Payload>, payload: Payload, error: (any Error)? = nil) throws {
-        try dispatcher.performInBatch(name.rawValue) {
+        try dispatcher.runInBatch(name.rawValue) {
             AnyAction(name: name.rawValue, payload: payload, error: error)
-        } perform: { list in
-            try dispatcher.perform(name.rawValue, payload: payload, error: error, through: list)
+        } handlers: { list in
+            try dispatcher.runHandlers(name.rawValue, payload: payload, error: error, through: list)
         }
     }
 
@@ -23,10 +23,10 @@ public struct DispatchBatch {
 
     /// Runs an untyped action now, as part of the batch.
     public func dispatch(_ action: AnyAction) throws {
-        try dispatcher.performInBatch(action.name) {
+        try dispatcher.runInBatch(action.name) {
             action
-        } perform: { list in
-            try dispatcher.perform(action, through: list)
+        } handlers: { list in
+            try dispatcher.runHandlers(action, through: list)
         }
     }
 
@@ -55,29 +55,6 @@ public struct DispatchBatch {
         }
         try dispatch(AnyAction(name: AnyAction.mutationName, payload: mutation))
     }
-}
-
-/// An inline change of one store's state, made in a batch with ``DispatchBatch/mutate(_:_:)``.
-///
-/// It is the payload of the built-in action named ``AnyAction/mutationName``,
-/// as the middleware and the observers see it.
-public struct StoreMutation: Sendable, CustomStringConvertible {
-    /// The type of the store it changes.
-    public let storeType: any AnyObject.Type
-    let storeID: ObjectIdentifier
-    let apply: @Sendable (AnyObject) -> HandlerOutcome
-
-    @usableFromInline
-    init(of type: any AnyObject.Type, apply: @escaping @Sendable (AnyObject) -> HandlerOutcome) {
-        storeType = type
-        storeID = ObjectIdentifier(type)
-        self.apply = apply
-    }
-
-    /// The store type's name.
-    public var description: String { typeName(storeType) }
-
-    var storeName: String { typeName(storeType) }
 }
 
 extension Dispatcher {
@@ -157,7 +134,7 @@ extension Dispatcher {
     }
 
     /// Runs one action of the running batch now; `DispatchBatch` calls it.
-    func performInBatch(_ name: String, erased: () -> AnyAction, perform: (RouteList) throws -> Void) throws {
+    func runInBatch(_ name: String, erased: () -> AnyAction, handlers: (RouteList) throws -> Void) throws {
         guard holdsTurn(), transaction.isBatch else { throw FluxionError.batchEnded(name) }
         // NB: one action at a time: the batch's current action (its middleware, handlers or hooks)
         // cannot start another, and trying fails the batch, even if the error is caught.
@@ -169,7 +146,7 @@ extension Dispatcher {
         transaction.isRunningBatchAction = true
         defer { transaction.isRunningBatchAction = false }
         do {
-            try process(name, erased: erased, perform: perform)
+            try runAction(name, erased: erased, handlers: handlers)
         } catch {
             transaction.fail(error)
             throw error

@@ -85,16 +85,16 @@ extension Dispatcher {
         payload: Payload,
         error: (any Error)? = nil
     ) throws {
-        try send(name.rawValue, payload: payload, error: error, exclusively: true)
+        try dispatchOrQueue(name.rawValue, payload: payload, error: error, exclusively: true)
     }
 
     /// Dispatches a typed action without a payload, even while the dispatcher is suspended.
     public func dispatchExclusively(_ name: ActionName<Void>, error: (any Error)? = nil) throws {
-        try send(name.rawValue, payload: (), error: error, exclusively: true)
+        try dispatchOrQueue(name.rawValue, payload: (), error: error, exclusively: true)
     }
 
     /// Dispatches an untyped action, even while the dispatcher is suspended.
     public func dispatchExclusively(_ action: AnyAction) throws {
-        try send(action, exclusively: true)
+        try dispatchOrQueue(action, exclusively: true)
     }
 }

@@ -21,4 +21,32 @@ extension Dispatcher {
         let removed = state.withLock { $0.middleware.remove(id) }
         return !removed.isEmpty  // NB: the removed middleware is released here, outside the lock
     }
+
+    /// Passes `action` to the first middleware of `chain`, or, past the last, to the stores.
+    ///
+    /// - Returns: The changes the action produced.
+    func runMiddleware(
+        _ action: AnyAction,
+        from chain: ArraySlice<MiddlewareEntry>,
+        collectingChanges: Bool
+    ) throws -> [AnyStoreChange] {
+        guard let first = chain.first else {
+            let list = state.withLock { $0.index.list(for: action.name) }
+            guard collectingChanges, !transaction.isBatch else {
+                try runHandlers(action, through: list)
+                return []
+            }
+            // NB: created before collecting starts: creating a store may give up the turn meanwhile.
+            _ = try ready(list)
+            relay.startCollecting()
+            defer { _ = relay.stopCollecting() }
+            try runHandlers(action, through: list)
+            return relay.stopCollecting()
+        }
+        let next = MiddlewareNext(dispatcher: self, chain: chain.dropFirst(), collectsChanges: collectingChanges)
+        let wasInMiddleware = transaction.isInMiddleware
+        transaction.isInMiddleware = true
+        defer { transaction.isInMiddleware = wasInMiddleware }
+        return try first.middleware.dispatch(action, next: next)
+    }
 }

@@ -74,16 +74,8 @@ public struct MiddlewareNext {
     ///   in registration order; `[]` otherwise, and inside a batch, whose
     ///   changes ``Middleware/batchCommitted(_:changes:)`` hears when it commits.
     public func callAsFunction(_ action: AnyAction) throws -> [AnyStoreChange] {
-        try dispatcher.run(action, through: chain, collectingChanges: collectsChanges)
+        try dispatcher.runMiddleware(action, from: chain, collectingChanges: collectsChanges)
     }
-}
-
-/// A middleware in a dispatcher's chain.
-struct MiddlewareEntry: Sendable {
-    let id: MiddlewareID
-    let middleware: any Middleware
-    /// `middleware.observesChanges`, read once, when it was added.
-    let observesChanges: Bool
 }
 
 /// Identifies a middleware added to a dispatcher, for removing it.
