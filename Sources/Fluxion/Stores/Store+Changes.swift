@@ -66,16 +66,7 @@ extension Store {
     @inlinable
     final func commit(_ state: inout State) -> Bool {
         if let isEqual, isEqual(state, currentState) { return false }
-        lock.lock()
-        swap(&currentState, &state)
-        let observers = self.observers
-        let isRead = self.isRead
-        commitSerial &+= 1
-        let serial = commitSerial
-        lock.unlock()
-        guard !observers.isEmpty || isRead else { return false }
-        pendingChange = PendingChange(oldState: state, observers: observers, isRead: isRead, serial: serial)
-        return true
+        return install(&state, endingStaging: false)
     }
 
     /// Commits the staged state, if any; returns whether the change is one someone hears.
@@ -87,17 +78,28 @@ extension Store {
             rollBackStaged()
             return false
         }
-        lock.lock()
         var state = newState
-        staged = nil
-        stagedBy = nil
+        return install(&state, endingStaging: true)
+    }
+
+    /// Makes `state` the committed state, leaving the old one in it, and keeps the change for
+    /// delivery; returns whether someone hears it.
+    ///
+    /// - Parameter endingStaging: Whether to drop the staged state too, in the same critical section.
+    @inlinable
+    final func install(_ state: inout State, endingStaging: Bool) -> Bool {
+        lock.lock()
+        if endingStaging {
+            staged = nil  // NB: the caller holds a copy of it: nothing is released under the lock
+            stagedBy = nil
+        }
         swap(&currentState, &state)
         let observers = self.observers
         let isRead = self.isRead
         commitSerial &+= 1
         let serial = commitSerial
         lock.unlock()
-        // NB: `state` now holds the old state, released outside the lock unless delivered.
+        // NB: `state` now holds the old state, released by the caller, outside the lock.
         guard !observers.isEmpty || isRead else { return false }
         pendingChange = PendingChange(oldState: state, observers: observers, isRead: isRead, serial: serial)
         return true
