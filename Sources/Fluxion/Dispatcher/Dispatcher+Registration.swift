@@ -57,6 +57,32 @@ extension Dispatcher {
         }
     }
 
+    /// Registers a store type created with `init()` whose state starts as `initialState`.
+    ///
+    /// For tests and previews: seed a store without writing a factory.
+    ///
+    /// ```swift
+    /// try dispatcher.register(CounterStore.self, initialState: Counter(count: 41))
+    /// ```
+    ///
+    /// - Throws: The errors of ``register(_:factory:)``.
+    public func register<State, S: Store<State> & DefaultInitializable>(_ type: S.Type, initialState: State) throws {
+        try register(type, initialState: initialState) { S() }
+    }
+
+    /// Registers a store type created with `factory` whose state starts as `initialState`.
+    ///
+    /// The store's own initial state is replaced before anyone sees the store.
+    ///
+    /// - Throws: The errors of ``register(_:factory:)``.
+    public func register<State, S: Store<State>>(
+        _ type: S.Type,
+        initialState: State,
+        factory: @escaping @Sendable () -> S
+    ) throws {
+        try register(type, factory: factory) { store in store.replaceStateBeforePublication(with: initialState) }
+    }
+
     /// Removes a store type and its store; later actions no longer reach it.
     ///
     /// - Returns: Whether the type was registered.

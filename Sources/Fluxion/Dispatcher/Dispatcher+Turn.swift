@@ -7,6 +7,8 @@ extension Dispatcher {
         case joinsTransaction
         /// The action waits in a queue.
         case queued
+        /// The action comes from a cancelled task: it is refused.
+        case cancelled
         /// The caller holds the turn: it runs the action through `list`, and through the middleware, if any.
         case run(RouteList, middleware: [MiddlewareEntry]?, collectsChanges: Bool)
     }
@@ -31,6 +33,7 @@ extension Dispatcher {
         let thread = ThreadID.current
         let decision = state.withLockWaiting(until: { state -> Decision? in
             // NB: the turn holder alone touches the transaction; this thread holds the turn when it matches.
+            if state.isInCancelledTask(of: ObjectIdentifier(self)) { return .cancelled }
             if state.turn.holder == thread, transaction.isOpen { return .joinsTransaction }
             let arrival = state.turn.arrive(
                 thread, isCreatingForHolder: state.isCreatingForHolder(thread), exclusively: exclusively, action: queued
@@ -49,6 +52,8 @@ extension Dispatcher {
             transaction.enqueue(queued())
         case .queued:
             return
+        case .cancelled:
+            throw CancellationError()
         case .run(let list, let middleware, let collectsChanges):
             var failure: (any Error)?
             do {
@@ -124,7 +129,7 @@ extension Dispatcher {
         state.withLock { $0.turn.isSuspended }
     }
 
-    /// Returns once no action is running and none waits for a suspension to end.
+    /// Returns once no action is running, none waits for a suspension to end, and no task runs.
     ///
     /// ```swift
     /// suspension.release()
@@ -132,7 +137,10 @@ extension Dispatcher {
     /// ```
     ///
     /// While the dispatcher is suspended with actions waiting, this waits for
-    /// the last suspension's release and for those actions to run.
+    /// the last suspension's release and for those actions to run. It also
+    /// waits for the work started with ``dispatchTask(priority:_:)`` and
+    /// ``dispatchTask(id:cancelInFlight:priority:_:)`` to end, and for what
+    /// that work dispatches or starts in turn.
     public func waitUntilDrained() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             if !state.withLock({ $0.turn.addDrainWaiter(continuation) }) { continuation.resume() }

@@ -6,6 +6,8 @@ struct DispatcherState {
     var turn = TurnState()
     /// The middleware chain, outermost first.
     var middleware = MiddlewareChain()
+    /// The asynchronous work started with `dispatchTask`.
+    var tasks = TaskRegistry()
     /// Whether every store forwards its changes to the whole-dispatcher observers: set for
     /// good by the first of them.
     var forwardsChanges = false
@@ -17,6 +19,14 @@ struct DispatcherState {
     /// Whether `thread` may act for the turn holder: it holds the turn, or runs a factory the holder waits for.
     func admits(_ thread: ThreadID) -> Bool {
         turn.admits(thread, isCreatingForHolder: isCreatingForHolder(thread))
+    }
+
+    /// Whether the code running now belongs to a task of this dispatcher that was cancelled.
+    func isInCancelledTask(of dispatcher: ObjectIdentifier) -> Bool {
+        guard tasks.cancelledCount > 0, let task = TrackedTask.current, task.dispatcher == dispatcher else {
+            return false
+        }
+        return tasks.isCancelled(task.token)
     }
 
     /// Whether `thread` runs a store factory while the turn holder waits for a store.

@@ -33,6 +33,8 @@ struct TurnState {
     private var yieldedTurns = 0
     /// Callers of `waitUntilDrained()`.
     private var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Whether tracked asynchronous work runs: the dispatcher is not drained until it ends.
+    var hasTasks = false
 
     var isSuspended: Bool { suspensions > 0 }
 
@@ -119,13 +121,14 @@ struct TurnState {
 
     /// Adds a drain waiter; `false` when nothing runs or waits, so it should resume at once.
     mutating func addDrainWaiter(_ waiter: CheckedContinuation<Void, Never>) -> Bool {
-        guard holder != nil || yieldedTurns > 0 || !suspended.isEmpty else { return false }
+        guard holder != nil || yieldedTurns > 0 || !suspended.isEmpty || hasTasks else { return false }
         drainWaiters.append(waiter)
         return true
     }
 
-    private mutating func takeDrainWaitersIfDrained() -> [CheckedContinuation<Void, Never>] {
-        guard !drainWaiters.isEmpty, holder == nil, yieldedTurns == 0, suspended.isEmpty else { return [] }
+    /// The drain waiters to resume, if nothing runs or waits any more.
+    mutating func takeDrainWaitersIfDrained() -> [CheckedContinuation<Void, Never>] {
+        guard !drainWaiters.isEmpty, holder == nil, yieldedTurns == 0, suspended.isEmpty, !hasTasks else { return [] }
         defer { drainWaiters = [] }
         return drainWaiters
     }

@@ -30,13 +30,104 @@ extension Dispatcher {
     /// task.cancel()  // to give up
     /// ```
     ///
+    /// The dispatcher tracks the task until it ends: ``waitUntilDrained()``
+    /// waits for it, and ``cancelAllTasks()`` cancels it. Once it is
+    /// cancelled, its dispatches throw `CancellationError` instead of
+    /// dispatching; see ``dispatchTask(id:cancelInFlight:priority:_:)``.
+    ///
     /// - Returns: The task; its value is the work's result, its error what the work threw.
     @discardableResult
     public func dispatchTask<Value: Sendable>(
         priority: TaskPriority? = nil,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value
     ) -> Task<Value, any Error> {
-        Task(priority: priority) { try await work(self) }
+        startTask(id: nil, cancellingInFlight: false, priority: priority, work)
+    }
+
+    /// Starts asynchronous work under an id, so that it can be cancelled by that id.
+    ///
+    /// ```swift
+    /// dispatcher.dispatchTask(id: "search", cancelInFlight: true) { dispatcher in
+    ///     let results = try await api.search(query)
+    ///     try dispatcher.dispatch(.searchFinished, payload: results)
+    /// }
+    /// dispatcher.cancelTasks(id: "search")  // on log-out, say
+    /// ```
+    ///
+    /// With `cancelInFlight`, the tasks already running under `id` are
+    /// cancelled first, as a search field wants for each keystroke.
+    ///
+    /// Cancelling the task through the dispatcher — with ``cancelTasks(id:)``,
+    /// ``cancelAllTasks()`` or `cancelInFlight` — cancels it as Swift does
+    /// (`Task.isCancelled`, `CancellationError` from cancellable awaits), and
+    /// more: from the moment the cancelling call returns, every
+    /// ``dispatch(_:payload:error:)`` the task's work makes throws
+    /// `CancellationError` and dispatches nothing. (A dispatch that had
+    /// already started runs to its end.) Cancelling the returned `Task`
+    /// yourself is Swift's cancellation alone. The task stays tracked until
+    /// its work returns.
+    ///
+    /// - Returns: The task; its value is the work's result, its error what the work threw.
+    @discardableResult
+    public func dispatchTask<ID: Hashable & Sendable, Value: Sendable>(
+        id: ID,
+        cancelInFlight: Bool = false,
+        priority: TaskPriority? = nil,
+        _ work: @escaping @Sendable (Dispatcher) async throws -> Value
+    ) -> Task<Value, any Error> {
+        startTask(id: TaskKey(id), cancellingInFlight: cancelInFlight, priority: priority, work)
+    }
+
+    /// Cancels the tasks started with ``dispatchTask(id:cancelInFlight:priority:_:)`` under `id`.
+    ///
+    /// When this returns, none of those tasks dispatches any more.
+    public func cancelTasks(id: some Hashable & Sendable) {
+        let key = TaskKey(id)
+        let cancellations = state.withLock { $0.tasks.cancel { $0 == key } }
+        for cancel in cancellations { cancel() }
+    }
+
+    /// Cancels every task started with `dispatchTask`; when this returns, none of them dispatches any more.
+    public func cancelAllTasks() {
+        let cancellations = state.withLock { $0.tasks.cancel { _ in true } }
+        for cancel in cancellations { cancel() }
+    }
+
+    /// How many tasks started with `dispatchTask` are running.
+    public var runningTaskCount: Int {
+        state.withLock { $0.tasks.count }
+    }
+
+    /// Starts a tracked task: registers it, runs `work` marked as its code, and forgets it when it ends.
+    private func startTask<Value: Sendable>(
+        id: TaskKey?,
+        cancellingInFlight: Bool,
+        priority: TaskPriority?,
+        _ work: @escaping @Sendable (Dispatcher) async throws -> Value
+    ) -> Task<Value, any Error> {
+        let (token, cancellations) = state.withLock { state in
+            defer { state.turn.hasTasks = true }
+            return state.tasks.begin(id: id, cancellingInFlight: cancellingInFlight)
+        }
+        for cancel in cancellations { cancel() }
+        let tracked = TrackedTask(dispatcher: ObjectIdentifier(self), token: token)
+        let task = Task(priority: priority) {
+            defer { self.endTask(token) }
+            return try await TrackedTask.$current.withValue(tracked) { try await work(self) }
+        }
+        // NB: a cancellation that came before the task existed is applied now.
+        if state.withLock({ $0.tasks.attach({ task.cancel() }, to: token) }) { task.cancel() }
+        return task
+    }
+
+    /// Forgets an ended task, and resumes the drain waiters if nothing else runs.
+    private func endTask(_ token: UInt64) {
+        let waiters = state.withLock { state in
+            state.tasks.end(token)
+            state.turn.hasTasks = state.tasks.count > 0
+            return state.turn.takeDrainWaitersIfDrained()
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Dispatches the outcome of some work on one action name: the value as the

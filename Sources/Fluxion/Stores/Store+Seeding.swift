@@ -1,5 +1,5 @@
 extension Store {
-    /// Replaces the initial state with a restored one; the dispatcher calls it before anyone else sees the store.
+    /// Replaces the initial state with a restored or seeded one; the dispatcher calls it before anyone else sees the store.
     ///
     /// No observer is told: for everyone but the store's creator, the store
     /// starts with this state.

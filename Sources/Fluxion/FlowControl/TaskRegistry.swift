@@ -1,0 +1,76 @@
+/// The asynchronous work a dispatcher started with `dispatchTask`: what runs, under which id, what was cancelled.
+///
+/// Kept in the dispatcher's guarded state, so that starting, ending and
+/// cancelling work are ordered with the dispatches the work makes.
+struct TaskRegistry {
+    private struct Entry {
+        let id: TaskKey?
+        /// Cancels the task; `nil` until the task exists.
+        var cancel: (@Sendable () -> Void)?
+        var isCancelled = false
+    }
+
+    private var entries: [UInt64: Entry] = [:]
+    private var nextToken: UInt64 = 0
+    /// How many cancelled tasks still run: only while some do must a dispatch check its task.
+    private(set) var cancelledCount = 0
+
+    /// How many tasks run.
+    var count: Int { entries.count }
+
+    /// Records a task about to start under `id`; with `cancellingInFlight`, cancels the others of that id.
+    ///
+    /// - Returns: The task's token, and the cancellations to run once unlocked.
+    mutating func begin(id: TaskKey?, cancellingInFlight: Bool) -> (UInt64, [@Sendable () -> Void]) {
+        let cancellations = cancellingInFlight && id != nil ? cancel { $0 == id } : []
+        let token = nextToken
+        nextToken += 1
+        entries[token] = Entry(id: id)
+        return (token, cancellations)
+    }
+
+    /// Records how to cancel the task of `token`; `true` when it was cancelled before it existed.
+    mutating func attach(_ cancel: @escaping @Sendable () -> Void, to token: UInt64) -> Bool {
+        guard entries[token] != nil else { return false }  // NB: the task has ended already
+        entries[token]?.cancel = cancel
+        return entries[token]?.isCancelled == true
+    }
+
+    /// Forgets an ended task.
+    mutating func end(_ token: UInt64) {
+        if entries.removeValue(forKey: token)?.isCancelled == true { cancelledCount -= 1 }
+    }
+
+    /// Marks the tasks whose ids `matches` picks as cancelled; returns their cancellations, to run once unlocked.
+    mutating func cancel(where matches: (TaskKey?) -> Bool) -> [@Sendable () -> Void] {
+        var cancellations: [@Sendable () -> Void] = []
+        for (token, entry) in entries where !entry.isCancelled && matches(entry.id) {
+            entries[token]?.isCancelled = true
+            cancelledCount += 1
+            if let cancel = entry.cancel { cancellations.append(cancel) }
+        }
+        return cancellations
+    }
+
+    /// Whether the task of `token` was cancelled.
+    func isCancelled(_ token: UInt64) -> Bool {
+        entries[token]?.isCancelled == true
+    }
+}
+
+/// A task id as the registry keeps it: any `Hashable & Sendable` value.
+struct TaskKey: Hashable, @unchecked Sendable {  // NB: `base` only ever wraps a `Hashable & Sendable` value
+    private let base: AnyHashable
+
+    init(_ id: some Hashable & Sendable) {
+        base = AnyHashable(id)
+    }
+}
+
+/// The tracked task the running code belongs to, if any: what a dispatch checks for cancellation.
+struct TrackedTask: Sendable {
+    let dispatcher: ObjectIdentifier
+    let token: UInt64
+
+    @TaskLocal static var current: TrackedTask?
+}
