@@ -98,6 +98,26 @@ private func makeCounter() throws -> (Dispatcher, MutCounterStore) {
         token.cancel()
     }
 
+    @Test func theBatchListsItsActionsAsTheyReachedTheStores() throws {
+        let (dispatcher, store) = try makeCounter()
+        let batches = Recorder<[String]>()
+        let token = store.observe { change in
+            batches.append(change.action.payload(as: [AnyAction].self)?.map(\.name) ?? [])
+        }
+        dispatcher.addMiddleware(
+            ClosureMiddleware { action, next in
+                action.name == AnyAction.mutationName ? [] : try next(action)  // drops the first mutation
+            })
+
+        try dispatcher.batch { batch in
+            try batch.mutate(MutCounterStore.self) { $0.count = 10 }
+            try batch.dispatch(.txnMutIncrement, payload: 1)
+        }
+
+        #expect(batches.values == [["txnMutIncrement"]], "the dropped mutation never reached the store")
+        token.cancel()
+    }
+
     @Test func aMutationFollowedByAFailingActionIsRolledBack() throws {
         let (dispatcher, store) = try makeCounter()
         let changes = Recorder<StoreChange<MutCounter>>()

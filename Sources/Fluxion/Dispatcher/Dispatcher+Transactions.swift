@@ -73,6 +73,7 @@ extension Dispatcher {
         erased: () -> AnyAction
     ) throws {
         guard !list.routes.isEmpty else {
+            if transaction.isBatch { transaction.record(erased()) }
             let hook = state.withLock { state in
                 state.deadLetters += 1
                 return state.deadLetterHandler
@@ -104,7 +105,12 @@ extension Dispatcher {
     /// Runs `body` in the transaction: a batch's stays open; otherwise this one commits
     /// (its changes are delivered, its dispatched actions run next) or rolls back.
     private func transact(_ body: () throws -> Void, erased: () -> AnyAction) throws {
-        guard !transaction.isBatch else { return try body() }
+        guard !transaction.isBatch else {
+            // NB: a batch lists its actions as they reached the stores: after the middleware, which may
+            // have changed or dropped them.
+            transaction.record(erased())
+            return try body()
+        }
         do {
             try body()
         } catch {

@@ -72,7 +72,8 @@ extension Dispatcher {
     /// last. When the closure returns, the batch commits: each store it changed
     /// sends its observers one ``StoreChange`` from its state before the batch
     /// to its state after, stores in registration order, with an action named
-    /// ``AnyAction/batchName`` whose payload is the batch's actions. If a
+    /// ``AnyAction/batchName`` whose payload is the batch's actions, as they
+    /// reached the stores (after the middleware, which may change or drop them). If a
     /// handler throws, or the closure throws, every store the batch touched
     /// keeps its state from before the batch, no observer is called, the
     /// actions dispatched during the batch are dropped, and `batch` throws the
@@ -142,7 +143,6 @@ extension Dispatcher {
             transaction.fail(FluxionError.batchInsideAction)
             throw FluxionError.batchInsideAction
         }
-        transaction.record(erased())
         transaction.isRunningBatchAction = true
         defer { transaction.isRunningBatchAction = false }
         do {
