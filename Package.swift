@@ -6,11 +6,14 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "Fluxion", targets: ["Fluxion"]),
+        .library(name: "FluxionTesting", targets: ["FluxionTesting"]),
         .executable(name: "todo", targets: ["TodoCLI"]),
         .executable(name: "fluxion-benchmarks", targets: ["FluxionBenchmarks"]),
     ],
     targets: [
         .target(name: "Fluxion"),
+        // Test support for apps: exhaustive assertions over a real dispatcher; Swift Testing or XCTest.
+        .target(name: "FluxionTesting", dependencies: ["Fluxion"]),
         // The example app: its stores, actions, parser and views, testable without a process...
         .target(name: "TodoCore", dependencies: ["Fluxion"], path: "Example/TodoCore"),
         // ...and the thin `todo` executable: the terminal, the interactive loop, exit statuses.
@@ -20,6 +23,7 @@ let package = Package(
         // Killed mid-write by the crash-safety test; a dependency of the tests so that it is built with them.
         .executableTarget(name: "FluxionCrashWriter", dependencies: ["Fluxion"]),
         .testTarget(name: "FluxionTests", dependencies: ["Fluxion", "FluxionCrashWriter"]),
+        .testTarget(name: "FluxionTestingTests", dependencies: ["FluxionTesting"]),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore"]),
         // Runs the `todo` executable as a subprocess; depends on it so that `swift test` builds it.
         .testTarget(name: "TodoTests", dependencies: ["TodoCLI"]),

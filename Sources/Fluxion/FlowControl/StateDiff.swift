@@ -1,8 +1,8 @@
 /// A field-by-field comparison of two values, read with `Mirror`, for logs.
-enum StateDiff {
+package enum StateDiff {
     /// One line per leaf that differs, as `path: old → new`; for example
     /// `items[1].isDone: false → true`, or `items[2]: + Todo(…)` for an added element.
-    static func lines(from old: Any, to new: Any) -> [String] {
+    package static func lines(from old: Any, to new: Any) -> [String] {
         var lines: [String] = []
         compare(old, new, at: "", into: &lines)
         return lines

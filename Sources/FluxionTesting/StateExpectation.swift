@@ -1,0 +1,32 @@
+import Fluxion
+
+/// The states a test expects its stores to have after an action, written as changes of the states before.
+///
+/// ```swift
+/// try test.dispatch(.addTodo, payload: "Buy milk") {
+///     $0.modify(TodoStore.self) { $0.items.append(Todo(title: "Buy milk")) }
+///     $0.modify(StatsStore.self) { $0.total = 1 }
+/// }
+/// ```
+public struct StateExpectation {
+    var states: [ObjectIdentifier: any Sendable]
+    /// The store types the expectation modified.
+    private(set) var modified: Set<ObjectIdentifier> = []
+    /// The names of the store types it named that the test dispatcher does not track.
+    private(set) var unknown: [String] = []
+
+    /// Says what the state of a store of this type must become: `change` applied to its state as last asserted.
+    public mutating func modify<State: Sendable & Equatable, S: Store<State>>(
+        _ type: S.Type,
+        _ change: (inout State) throws -> Void
+    ) rethrows {
+        let id = ObjectIdentifier(type)
+        guard var state = states[id] as? State else {
+            unknown.append("\(type)")
+            return
+        }
+        try change(&state)
+        states[id] = state
+        modified.insert(id)
+    }
+}

@@ -1,0 +1,228 @@
+import Fluxion
+
+/// A dispatcher for tests that checks every change every action makes, exhaustively.
+///
+/// Register the stores under test (seeded if you like), dispatch, and say
+/// what each store's state must become, as a change of its state before:
+///
+/// ```swift
+/// @Test func addingATodoCountsIt() async throws {
+///     let test = TestDispatcher()
+///     try test.register(TodoStore.self)
+///     try test.register(StatsStore.self, initialState: Stats(total: 0))
+///
+///     try test.dispatch(.addTodo, payload: "Buy milk") {
+///         $0.modify(TodoStore.self) { $0.items.append(Todo(title: "Buy milk")) }
+///         $0.modify(StatsStore.self) { $0.total = 1 }
+///     }
+///     await test.finish()
+/// }
+/// ```
+///
+/// A store that changed other than the expectation says — changed and not
+/// named, or named with another state — is a test failure at the
+/// expectation's line, with a field-by-field diff (`path: expected → actual`).
+/// Actions that reach the stores after the one dispatched — queued by
+/// handlers, observers or middleware, or dispatched by tasks — must be
+/// asserted in order with ``receive(_:timeout:fileID:filePath:line:column:_:)``;
+/// ``finish(timeout:fileID:filePath:line:column:)`` fails the test for any
+/// left unasserted, and for tasks still running. With ``Exhaustivity/off``,
+/// only the stores an expectation names are checked, and unasserted actions
+/// are let go.
+///
+/// Failures are reported through Swift Testing when a Swift Testing test is
+/// running, through XCTest otherwise. Batches are not asserted step by step:
+/// dispatch them on ``dispatcher`` and assert the states after.
+public final class TestDispatcher: Sendable {
+    /// How much a ``TestDispatcher`` checks.
+    public enum Exhaustivity: Sendable {
+        /// Every tracked store after every action, and every action.
+        case on
+        /// Only the stores an expectation names; unasserted actions are let go.
+        case off
+    }
+
+    /// The real dispatcher under test: register, observe or dispatch on it directly when you need to.
+    public let dispatcher: Dispatcher
+    /// How much this test dispatcher checks.
+    public let exhaustivity: Exhaustivity
+    private let log = TestLog()
+
+    /// Creates a test dispatcher over a new ``Dispatcher``.
+    public init(exhaustivity: Exhaustivity = .on) {
+        self.exhaustivity = exhaustivity
+        dispatcher = Dispatcher()
+        dispatcher.addMiddleware(StepRecorder(log: log))
+    }
+
+    /// Registers a store type created with `init()`, its state seeded with `initialState` if given, and tracks it.
+    public func register<State: Sendable & Equatable, S: Store<State> & DefaultInitializable>(
+        _ type: S.Type,
+        initialState: State? = nil
+    ) throws {
+        try register(type, initialState: initialState) { S() }
+    }
+
+    /// Registers a store type created with `factory`, its state seeded with `initialState` if given, and tracks it.
+    public func register<State: Sendable & Equatable, S: Store<State>>(
+        _ type: S.Type,
+        initialState: State? = nil,
+        factory: @escaping @Sendable () -> S
+    ) throws {
+        if let initialState {
+            try dispatcher.register(type, initialState: initialState, factory: factory)
+        } else {
+            try dispatcher.register(type, factory: factory)
+        }
+        let store = try dispatcher.store(type)
+        log.track(
+            ObjectIdentifier(type),
+            TestLog.Tracked(
+                name: "\(type)", read: { store.state }, isEqual: { ($0 as? State) == ($1 as? State) }))
+    }
+
+    /// Dispatches a typed action and checks that the stores changed as `expected` says.
+    ///
+    /// - Throws: What ``Dispatcher/dispatch(_:payload:error:)`` throws; the
+    ///   stores are then checked unchanged.
+    public func dispatch<Payload>(
+        _ name: ActionName<Payload>,
+        payload: Payload,
+        error: (any Error)? = nil,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
+        _ expected: ((inout StateExpectation) throws -> Void)? = nil
+    ) throws {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        failForUnreceivedActions(before: name.rawValue, at: site)
+        try dispatcher.dispatch(name, payload: payload, error: error)
+        guard let step = log.takeStep() else {
+            return TestFailure.record("\(name) reached no store (a middleware dropped it?)", at: site)
+        }
+        try check(step, expected, at: site)
+    }
+
+    /// Dispatches a typed action without a payload and checks that the stores changed as `expected` says.
+    public func dispatch(
+        _ name: ActionName<Void>,
+        error: (any Error)? = nil,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
+        _ expected: ((inout StateExpectation) throws -> Void)? = nil
+    ) throws {
+        try dispatch(
+            name, payload: (), error: error, fileID: fileID, filePath: filePath, line: line, column: column, expected)
+    }
+
+    /// Waits for the next action to reach the stores, checks it is named `name`, and that the stores
+    /// changed as `expected` says.
+    ///
+    /// The action may come from a handler, an observer or a middleware (queued
+    /// behind the one dispatched), or from a task; it fails the test if none
+    /// comes within `timeout`.
+    public func receive(
+        _ name: String,
+        timeout: Duration = .seconds(1),
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
+        _ expected: ((inout StateExpectation) throws -> Void)? = nil
+    ) async throws {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard let step = await log.takeStep(before: .now + timeout) else {
+            return TestFailure.record("expected to receive \(name), but no action came within \(timeout)", at: site)
+        }
+        guard step.action.name == name else {
+            log.knownStates = step.states
+            return TestFailure.record("expected to receive \(name), but received \(step.action)", at: site)
+        }
+        try check(step, expected, at: site)
+    }
+
+    /// Waits for a typed action to reach the stores; see ``receive(_:timeout:fileID:filePath:line:column:_:)``.
+    public func receive<Payload>(
+        _ name: ActionName<Payload>,
+        timeout: Duration = .seconds(1),
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
+        _ expected: ((inout StateExpectation) throws -> Void)? = nil
+    ) async throws {
+        try await receive(
+            name.rawValue, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column, expected)
+    }
+
+    /// Ends the test: waits up to `timeout` for the dispatcher's tasks to end, then fails the test
+    /// for any still running and, exhaustively, for any action not received.
+    public func finish(
+        timeout: Duration = .seconds(1),
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) async {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        await waitUntilDrained(timeout: timeout)
+        let running = dispatcher.runningTaskCount
+        if running > 0 {
+            TestFailure.record("\(running) task(s) started with dispatchTask still run after \(timeout)", at: site)
+        }
+        failForUnreceivedActions(before: nil, at: site)
+    }
+
+    /// Waits until the dispatcher is drained, or `timeout` has passed.
+    private func waitUntilDrained(timeout: Duration) async {
+        let dispatcher = self.dispatcher
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        // NB: `waitUntilDrained()` does not end when cancelled: it is left to end with the dispatcher's work.
+        Task {
+            await dispatcher.waitUntilDrained()
+            continuation.yield()
+        }
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            continuation.yield()
+        }
+        for await _ in stream { break }
+        timer.cancel()
+    }
+
+    /// Fails the test for the actions that reached the stores and were not received, exhaustively; lets them go.
+    private func failForUnreceivedActions(before next: String?, at site: CallSite) {
+        let steps = log.takeSteps()
+        guard let last = steps.last else { return }
+        log.knownStates = last.states
+        guard exhaustivity == .on else { return }
+        let names = steps.map { "\($0.action)" }.joined(separator: ", ")
+        let when = next.map { "before dispatching \($0)" } ?? "at the end of the test"
+        TestFailure.record(
+            "\(steps.count) action(s) reached the stores and were not received \(when): \(names)", at: site)
+    }
+
+    /// Checks the states after `step` against the expectation, and makes them the states as last asserted.
+    private func check(_ step: TestLog.Step, _ expected: ((inout StateExpectation) throws -> Void)?, at site: CallSite)
+        throws
+    {
+        var expectation = StateExpectation(states: log.knownStates)
+        defer { log.knownStates = step.states }
+        try expected?(&expectation)
+        for name in expectation.unknown {
+            TestFailure.record("\(name) is not registered with this TestDispatcher", at: site)
+        }
+        for (id, store) in log.trackedStores {
+            guard let actual = step.states[id], let wanted = expectation.states[id] else { continue }
+            guard exhaustivity == .on || expectation.modified.contains(id) else { continue }
+            guard !store.isEqual(wanted, actual) else { continue }
+            let diff = StateDiff.lines(from: wanted, to: actual).map { "  \($0)" }.joined(separator: "\n")
+            let what = expectation.modified.contains(id) ? "other than expected" : "but the expectation did not say so"
+            TestFailure.record(
+                "\(step.action) changed \(store.name) \(what) (expected → actual):\n\(diff)", at: site)
+        }
+    }
+}
