@@ -24,7 +24,7 @@ let package = Package(
         .executableTarget(name: "FluxionCrashWriter", dependencies: ["Fluxion"]),
         .testTarget(name: "FluxionTests", dependencies: ["Fluxion", "FluxionCrashWriter"]),
         .testTarget(name: "FluxionTestingTests", dependencies: ["FluxionTesting"]),
-        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore"]),
+        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "FluxionTesting"]),
         // Runs the `todo` executable as a subprocess; depends on it so that `swift test` builds it.
         .testTarget(name: "TodoTests", dependencies: ["TodoCLI"]),
     ],

@@ -48,10 +48,14 @@ public final class TestDispatcher: Sendable {
     public let exhaustivity: Exhaustivity
     private let log = TestLog()
 
-    /// Creates a test dispatcher over a new ``Dispatcher``.
-    public init(exhaustivity: Exhaustivity = .on) {
+    /// Creates a test dispatcher over `dispatcher`, a new one by default.
+    ///
+    /// Pass the dispatcher your app builds (its stores registered, its
+    /// dependencies injected) and ``track(_:)`` the stores it registered;
+    /// from then on every action that reaches them is recorded.
+    public init(_ dispatcher: Dispatcher = Dispatcher(), exhaustivity: Exhaustivity = .on) {
         self.exhaustivity = exhaustivity
-        dispatcher = Dispatcher()
+        self.dispatcher = dispatcher
         dispatcher.addMiddleware(StepRecorder(log: log))
     }
 
@@ -74,6 +78,13 @@ public final class TestDispatcher: Sendable {
         } else {
             try dispatcher.register(type, factory: factory)
         }
+        try track(type)
+    }
+
+    /// Checks a store type registered on ``dispatcher`` by other code (your app's setup), from its state now.
+    ///
+    /// - Throws: ``FluxionError/storeNotRegistered(_:waitingStore:action:)`` for a type that is not registered.
+    public func track<State: Sendable & Equatable, S: Store<State>>(_ type: S.Type) throws {
         let store = try dispatcher.store(type)
         log.track(
             ObjectIdentifier(type),

@@ -1,30 +1,49 @@
 import Fluxion
+import FluxionTesting
 import Foundation
 import Testing
 import TodoCore
 
 @Suite struct TodoImporterTests {
+    /// A test dispatcher over the app's own dispatcher, checking its four stores.
+    private func makeTest() throws -> (TestApp, TestDispatcher) {
+        let app = try TestApp()
+        let test = TestDispatcher(app.app.dispatcher)
+        try test.track(TodoStore.self)
+        try test.track(FilterStore.self)
+        try test.track(StatsStore.self)
+        try test.track(HistoryStore.self)
+        return (app, test)
+    }
+
     @Test func dispatchesTheTodosOfTheFile() async throws {
         let url = try temporaryFile(#"[{"title": "A"}, {"title": "B", "isDone": true}]"#)
         defer { try? FileManager.default.removeItem(at: url) }
-        let test = try TestApp()
-        try await TodoImporter.importTodos(from: url, into: test.app.dispatcher)
-        #expect(test.app.todos.state.items == [Todo(title: "A"), Todo(title: "B", isDone: true)])
+        let (_, test) = try makeTest()
+        let imported = [Todo(title: "A"), Todo(title: "B", isDone: true)]
+
+        try await TodoImporter.importTodos(from: url, into: test.dispatcher)
+
+        try await test.receive(.importFinished) {
+            $0.modify(TodoStore.self) { $0.items = imported }
+            $0.modify(StatsStore.self) { $0 = Stats(counting: imported) }
+            $0.modify(HistoryStore.self) { $0.record(TodoList(items: imported)) }
+        }
+        await test.finish()
     }
 
     @Test func aFileThatIsNotAListIsAnErrorThatChangesNothing() async throws {
         let url = try temporaryFile(#"{"title": "A"}"#)
         defer { try? FileManager.default.removeItem(at: url) }
-        let test = try TestApp()
-        let changes = Recorded<String>()
-        let token = test.app.todos.observe { change in changes.append(change.action.name) }
+        let (_, test) = try makeTest()
+
         let error = await #expect(throws: ImportError.self) {
-            try await TodoImporter.importTodos(from: url, into: test.app.dispatcher)
+            try await TodoImporter.importTodos(from: url, into: test.dispatcher)
         }
+
         #expect(error.map { "\($0)" }?.contains("not a JSON list of todos") == true)
-        #expect(changes.values.isEmpty, "the store rethrew the carried error: the action is rejected, no change")
-        #expect(test.app.todos.state.items.isEmpty)
-        token.cancel()
+        // The store rethrew the carried error: the action was rejected, so there is nothing to receive.
+        await test.finish()
     }
 
     @Test func reportsAMissingFile() async throws {
