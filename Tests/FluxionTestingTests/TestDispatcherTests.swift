@@ -203,12 +203,15 @@ final class LogStore: Store<Log>, DefaultInitializable, @unchecked Sendable {  /
 }
 // readme-end
 
-@Test func theReadmeShowsTheTestingExampleVerbatim() throws {
+@Test func theReadmeAndTheArticleShowTheTestingExampleVerbatim() throws {
     let testFile = URL(fileURLWithPath: #filePath)
-    let readme = testFile.deletingLastPathComponent().appendingPathComponent("../../README.md")
+    let root = testFile.deletingLastPathComponent().appendingPathComponent("../..")
+    let readme = root.appendingPathComponent("README.md")
+    let article = root.appendingPathComponent("Sources/Fluxion/Fluxion.docc/TestingYourStores.md")
     let source = try String(contentsOf: testFile, encoding: .utf8)
     let example = try #require(
         source.components(separatedBy: "// readme-begin\n").last?.components(separatedBy: "// readme-end").first)
 
     #expect(try String(contentsOf: readme, encoding: .utf8).contains(example))
+    #expect(try String(contentsOf: article, encoding: .utf8).contains(example))
 }
