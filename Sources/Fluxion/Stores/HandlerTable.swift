@@ -29,6 +29,9 @@
 public struct HandlerTable<State: Sendable>: Sendable {
     @usableFromInline var handlers: [String: Handler] = [:]
     @usableFromInline var fallback: Handler?
+    /// The handlers' bodies on a plain state value, for tests that run the table without a dispatcher.
+    @usableFromInline var bodies: [String: @Sendable (Store<State>, inout State, AnyAction) throws -> Void] = [:]
+    @usableFromInline var fallbackBody: (@Sendable (inout State, AnyAction) throws -> Void)?
     @usableFromInline let operations = StoreOperations.of(State.self)
 
     /// Creates an empty table.
@@ -88,6 +91,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
         _ reducer: @escaping @Sendable (inout State, AnyAction) throws -> Void
     ) -> HandlerTable {
         var table = self
+        table.fallbackBody = reducer
         table.fallback = Handler(
             payload: nil,
             typed: nil,
@@ -107,6 +111,13 @@ public struct HandlerTable<State: Sendable>: Sendable {
         _ body: @escaping @Sendable (Store<State>, inout State, Action<Payload>) throws -> Void
     ) -> HandlerTable {
         var table = self
+        table.bodies[name.rawValue] = { store, state, action in
+            guard let payload = cast(action.payload, to: Payload.self) else {
+                throw FluxionError.payloadTypeMismatch(
+                    action: action.name, expected: typeName(Payload.self), actual: typeName(type(of: action.payload)))
+            }
+            try body(store, &state, Action(ActionName(action.name), payload: payload, error: action.error))
+        }
         table.handlers[name.rawValue] = Handler(
             payload: Payload.self,
             typed: TypedHandler<Payload> { store, name, payload, error in
@@ -131,5 +142,22 @@ public struct HandlerTable<State: Sendable>: Sendable {
             }
         )
         return table
+    }
+}
+
+extension HandlerTable {
+    /// Runs the handler of `action`'s name, or the catch-all reducer, on `state`, with `store` as the
+    /// method handlers' store; `false` when no handler takes the name.
+    ///
+    /// For tests of a table alone: no dispatcher, no observers, no other store.
+    package func reduce(_ state: inout State, _ action: AnyAction, on store: Store<State>) throws -> Bool {
+        if let body = bodies[action.name] {
+            try body(store, &state, action)
+        } else if let fallbackBody {
+            try fallbackBody(&state, action)
+        } else {
+            return false
+        }
+        return true
     }
 }
