@@ -30,9 +30,6 @@ final class Handler: Sendable {
         self.untyped = untyped
     }
 
-    /// The payload type's name, for error messages.
-    var expectedPayload: String { payload.map(typeName) ?? "Any" }
-
     /// Runs the handler on `store` for an action whose payload type is known only at run time:
     /// typed when the payload's dynamic type is the handler's.
     func run(on store: AnyObject, _ action: AnyAction) -> HandlerOutcome {
