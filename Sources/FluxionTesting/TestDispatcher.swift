@@ -30,9 +30,13 @@ import Fluxion
 /// only the stores an expectation names are checked, and unasserted actions
 /// are let go.
 ///
+/// A batch is one step: ``batch(_:fileID:filePath:line:column:expecting:)``
+/// states what all its actions changed together, and a batch that other code
+/// runs is received as one action named `Fluxion.batch`, once it has committed.
+/// Async work that sleeps on ``clock`` runs when the test advances it.
+///
 /// Failures are reported through Swift Testing when a Swift Testing test is
-/// running, through XCTest otherwise. Batches are not asserted step by step:
-/// dispatch them on ``dispatcher`` and assert the states after.
+/// running, through XCTest otherwise.
 public final class TestDispatcher: Sendable {
     /// How much a ``TestDispatcher`` checks.
     public enum Exhaustivity: Sendable {
@@ -46,6 +50,11 @@ public final class TestDispatcher: Sendable {
     public let dispatcher: Dispatcher
     /// How much this test dispatcher checks.
     public let exhaustivity: Exhaustivity
+    /// A clock for the stores and tasks under test to sleep on; time moves only when the test advances it.
+    ///
+    /// Before each step of time it waits until every task ``dispatcher`` runs
+    /// has ended or sleeps on the clock; see ``TestClock``.
+    public let clock: TestClock
     private let log = TestLog()
 
     /// Creates a test dispatcher over `dispatcher`, a new one by default.
@@ -56,6 +65,14 @@ public final class TestDispatcher: Sendable {
     public init(_ dispatcher: Dispatcher = Dispatcher(), exhaustivity: Exhaustivity = .on) {
         self.exhaustivity = exhaustivity
         self.dispatcher = dispatcher
+        clock = TestClock(settled: { clock, deadline in
+            while true {
+                let busy = dispatcher.runningTaskCount - clock.sleeperCount
+                guard busy > 0 else { return nil }
+                guard ContinuousClock.now < deadline else { return busy }
+                await Task.yield()
+            }
+        })
         dispatcher.addMiddleware(StepRecorder(log: log))
     }
 
@@ -127,6 +144,40 @@ public final class TestDispatcher: Sendable {
     ) throws {
         try dispatch(
             name, payload: (), error: error, fileID: fileID, filePath: filePath, line: line, column: column, expected)
+    }
+
+    /// Runs a batch on ``dispatcher`` and checks that its actions, together, changed the stores as
+    /// `expected` says.
+    ///
+    /// ```swift
+    /// try test.batch { batch in
+    ///     try batch.dispatch(.addTodo, payload: "Buy milk")
+    ///     try batch.dispatch(.completeTodo, payload: 1)
+    /// } expecting: {
+    ///     $0.modify(TodoStore.self) { $0.items = [Todo(title: "Buy milk", isDone: true)] }
+    /// }
+    /// ```
+    ///
+    /// - Throws: What ``Dispatcher/batch(_:)`` throws; the batch then changed nothing.
+    @discardableResult
+    public func batch<Value>(
+        _ body: (DispatchBatch) throws -> Value,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
+        expecting expected: ((inout StateExpectation) throws -> Void)? = nil
+    ) throws -> Value {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        failForUnreceivedActions(before: AnyAction.batchName, at: site)
+        let value = try dispatcher.batch(body)
+        // NB: a batch that changed nothing is not recorded; the actions it queued may have been.
+        let isRecorded = log.peekStep()?.action.name == AnyAction.batchName
+        let step = isRecorded ? log.takeStep() : nil
+        try check(
+            step ?? TestLog.Step(action: AnyAction(name: AnyAction.batchName), states: log.knownStates),
+            expected, at: site)
+        return value
     }
 
     /// Waits for the next action to reach the stores, checks it is named `name`, and that the stores

@@ -1,9 +1,8 @@
 import Fluxion
-import Foundation
 
 /// What a ``TestDispatcher`` knows: the stores it tracks, their states as last asserted, and the
 /// actions that reached the stores and wait to be asserted.
-final class TestLog: @unchecked Sendable {  // every `var` below is guarded by `lock`
+final class TestLog: Sendable {
     /// One action that reached the stores, and every tracked store's state after it.
     struct Step: Sendable {
         let action: AnyAction
@@ -17,51 +16,68 @@ final class TestLog: @unchecked Sendable {  // every `var` below is guarded by `
         let isEqual: @Sendable (any Sendable, any Sendable) -> Bool
     }
 
-    private let lock = NSLock()
-    private var tracked: [(id: ObjectIdentifier, store: Tracked)] = []
-    private var known: [ObjectIdentifier: any Sendable] = [:]
-    private var steps: [Step] = []
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private struct Contents {
+        var tracked: [(id: ObjectIdentifier, store: Tracked)] = []
+        var known: [ObjectIdentifier: any Sendable] = [:]
+        var steps: [Step] = []
+        var waiters: [CheckedContinuation<Void, Never>] = []
 
-    func track(_ id: ObjectIdentifier, _ store: Tracked) {
-        let state = store.read()
-        lock.withLock {
-            tracked.append((id, store))
-            known[id] = state
+        mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
+            defer { waiters = [] }
+            return waiters
         }
     }
 
-    var trackedStores: [(id: ObjectIdentifier, store: Tracked)] { lock.withLock { tracked } }
+    private let contents = Guarded(Contents())
+
+    func track(_ id: ObjectIdentifier, _ store: Tracked) {
+        let state = store.read()
+        contents.withLock {
+            $0.tracked.append((id, store))
+            $0.known[id] = state
+        }
+    }
+
+    var trackedStores: [(id: ObjectIdentifier, store: Tracked)] { contents.withLock { $0.tracked } }
 
     /// The tracked stores' states as last asserted.
     var knownStates: [ObjectIdentifier: any Sendable] {
-        get { lock.withLock { known } }
-        set { lock.withLock { known = newValue } }
+        get { contents.withLock { $0.known } }
+        set { contents.withLock { $0.known = newValue } }
+    }
+
+    /// The tracked stores' states now, as the calling thread sees them.
+    func readStates() -> [ObjectIdentifier: any Sendable] {
+        var states: [ObjectIdentifier: any Sendable] = [:]
+        for (id, store) in trackedStores { states[id] = store.read() }
+        return states
     }
 
     /// Records an action that reached the stores, with the states after it; called on the dispatching thread.
     func record(_ action: AnyAction) {
-        let stores = trackedStores
-        var states: [ObjectIdentifier: any Sendable] = [:]
-        for (id, store) in stores { states[id] = store.read() }
-        let resumed = lock.withLock {
-            steps.append(Step(action: action, states: states))
-            defer { waiters = [] }
-            return waiters
+        let step = Step(action: action, states: readStates())
+        let resumed = contents.withLock {
+            $0.steps.append(step)
+            return $0.takeWaiters()
         }
         for waiter in resumed { waiter.resume() }
     }
 
     /// Takes the oldest step not asserted yet.
     func takeStep() -> Step? {
-        lock.withLock { steps.isEmpty ? nil : steps.removeFirst() }
+        contents.withLock { $0.steps.isEmpty ? nil : $0.steps.removeFirst() }
+    }
+
+    /// The oldest step not asserted yet, left in place.
+    func peekStep() -> Step? {
+        contents.withLock { $0.steps.first }
     }
 
     /// Takes every step not asserted yet.
     func takeSteps() -> [Step] {
-        lock.withLock {
-            defer { steps = [] }
-            return steps
+        contents.withLock { contents in
+            defer { contents.steps = [] }
+            return contents.steps
         }
     }
 
@@ -77,9 +93,9 @@ final class TestLog: @unchecked Sendable {  // every `var` below is guarded by `
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 // NB: checked under the lock the timer wakes through: a timer that fired already
                 // left the deadline behind, so this does not wait.
-                let isReady = lock.withLock {
-                    guard steps.isEmpty, ContinuousClock.now < deadline else { return true }
-                    waiters.append(continuation)
+                let isReady = contents.withLock {
+                    guard $0.steps.isEmpty, ContinuousClock.now < deadline else { return true }
+                    $0.waiters.append(continuation)
                     return false
                 }
                 if isReady { continuation.resume() }
@@ -89,21 +105,24 @@ final class TestLog: @unchecked Sendable {  // every `var` below is guarded by `
     }
 
     private func wakeWaiters() {
-        let resumed = lock.withLock {
-            defer { waiters = [] }
-            return waiters
-        }
-        for waiter in resumed { waiter.resume() }
+        for waiter in contents.withLock({ $0.takeWaiters() }) { waiter.resume() }
     }
 }
 
-/// Records each action that passes through it, once the stores have handled it.
+/// Records each action that passes through it once the stores have handled it; a batch as one
+/// action, once it has committed.
 struct StepRecorder: Middleware {
     let log: TestLog
 
     func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
         let changes = try next(action)
-        log.record(action)
+        if !next.dispatcher.isRunningBatch { log.record(action) }
         return changes
+    }
+
+    var observesChanges: Bool { true }
+
+    func batchCommitted(_ batch: AnyAction, changes: [AnyStoreChange]) {
+        log.record(batch)
     }
 }

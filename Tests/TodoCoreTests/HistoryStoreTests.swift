@@ -1,30 +1,47 @@
 import Fluxion
+import FluxionTesting
 import Testing
 import TodoCore
 
 @Suite struct HistoryStoreTests {
-    @Test func undoRestoresEachEarlierList() throws {
-        let test = try TestApp()
-        try test.add("Buy milk", "Walk the dog")
-        try test.app.dispatcher.dispatch(.completeTodo, payload: 1)
-        try test.app.dispatcher.dispatch(.undo)
-        #expect(test.app.todos.state.items.map(\.isDone) == [false, false])
-        try test.app.dispatcher.dispatch(.undo)
-        #expect(test.titles == ["Buy milk"])
-        try test.app.dispatcher.dispatch(.undo)
-        #expect(test.titles == [])
-        #expect(throws: TodoError.nothingToUndo) { try test.app.dispatcher.dispatch(.undo) }
-    }
-
-    @Test func recordsNothingForARejectedOrIdleAction() throws {
+    @Test func undoRestoresEachEarlierList() async throws {
         let test = try TestApp()
         try test.add("Buy milk")
-        try test.app.dispatcher.dispatch(.completeTodo, payload: 1)
-        let history = test.app.history.state
-        #expect(throws: TodoError.noSuchItem(9)) { try test.app.dispatcher.dispatch(.completeTodo, payload: 9) }
-        try test.app.dispatcher.dispatch(.completeTodo, payload: 1)  // done already: the list does not change
-        #expect(test.app.history.state == history)
-        #expect(history.past.count == 2)
+        let one = TodoList(items: [Todo(title: "Buy milk")])
+        try test.test.dispatch(.completeTodo, payload: 1) {
+            $0.modify(TodoStore.self) { $0.items[0].isDone = true }
+            $0.modify(StatsStore.self) { $0.done = 1 }
+            $0.modify(HistoryStore.self) { $0 = History(present: self.doneList, past: [TodoList(), one]) }
+        }
+
+        try test.test.dispatch(.undo) {
+            $0.modify(TodoStore.self) { $0 = one }
+            $0.modify(StatsStore.self) { $0.done = 0 }
+            $0.modify(HistoryStore.self) { $0 = History(present: one, past: [TodoList()]) }
+        }
+        try test.test.dispatch(.undo) {
+            $0.modify(TodoStore.self) { $0 = TodoList() }
+            $0.modify(StatsStore.self) { $0 = Stats() }
+            $0.modify(HistoryStore.self) { $0 = History() }
+        }
+        #expect(throws: TodoError.nothingToUndo) { try test.test.dispatch(.undo) }
+        await test.test.finish()
+    }
+
+    private var doneList: TodoList { TodoList(items: [Todo(title: "Buy milk", isDone: true)]) }
+
+    @Test func recordsNothingForARejectedOrIdleAction() async throws {
+        let test = try TestApp()
+        try test.add("Buy milk")
+        try test.test.dispatch(.completeTodo, payload: 1) {
+            $0.modify(TodoStore.self) { $0.items[0].isDone = true }
+            $0.modify(StatsStore.self) { $0.done = 1 }
+            $0.modify(HistoryStore.self) { $0.record(self.doneList) }
+        }
+        #expect(throws: TodoError.noSuchItem(9)) { try test.test.dispatch(.completeTodo, payload: 9) }
+        try test.test.dispatch(.completeTodo, payload: 1)  // done already: no store changes
+        #expect(test.app.history.state.past.count == 2)
+        await test.test.finish()
     }
 
     @Test func keepsAtMostTheLimit() throws {

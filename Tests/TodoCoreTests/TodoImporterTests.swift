@@ -6,20 +6,14 @@ import TodoCore
 
 @Suite struct TodoImporterTests {
     /// A test dispatcher over the app's own dispatcher, checking its four stores.
-    private func makeTest() throws -> (TestApp, TestDispatcher) {
-        let app = try TestApp()
-        let test = TestDispatcher(app.app.dispatcher)
-        try test.track(TodoStore.self)
-        try test.track(FilterStore.self)
-        try test.track(StatsStore.self)
-        try test.track(HistoryStore.self)
-        return (app, test)
+    private func makeTest() throws -> TestDispatcher {
+        try TestApp().test
     }
 
     @Test func dispatchesTheTodosOfTheFile() async throws {
         let url = try temporaryFile(#"[{"title": "A"}, {"title": "B", "isDone": true}]"#)
         defer { try? FileManager.default.removeItem(at: url) }
-        let (_, test) = try makeTest()
+        let test = try makeTest()
         let imported = [Todo(title: "A"), Todo(title: "B", isDone: true)]
 
         try await TodoImporter.importTodos(from: url, into: test.dispatcher)
@@ -35,7 +29,7 @@ import TodoCore
     @Test func aFileThatIsNotAListIsAnErrorThatChangesNothing() async throws {
         let url = try temporaryFile(#"{"title": "A"}"#)
         defer { try? FileManager.default.removeItem(at: url) }
-        let (_, test) = try makeTest()
+        let test = try makeTest()
 
         let error = await #expect(throws: ImportError.self) {
             try await TodoImporter.importTodos(from: url, into: test.dispatcher)

@@ -124,6 +124,9 @@ extension Dispatcher {
         return try outcome.get()
     }
 
+    /// Whether the calling thread runs a batch, whose actions commit together when it ends.
+    package var isRunningBatch: Bool { holdsTurn() && transaction.isBatch }
+
     /// Tells the observers of a committed batch, then the middleware that observes changes.
     private func deliverBatch(_ action: AnyAction) {
         let middleware = state.withLock { $0.middleware.entries.filter(\.observesChanges) }

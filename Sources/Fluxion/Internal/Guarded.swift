@@ -4,18 +4,18 @@
 /// that must wait for another's change waits with ``withLockWaiting(until:)``,
 /// whose body is asked again after each ``Lock/broadcast()``. Exclusivity is
 /// checked by the lock, not at run time, in this one place.
-final class Guarded<Value>: @unchecked Sendable {  // `value` is touched only with `lock` held
+package final class Guarded<Value>: @unchecked Sendable {  // `value` is touched only with `lock` held
     let lock: Lock
     @exclusivity(unchecked) private var value: Value
 
-    init(_ value: Value, waitable: Bool = false) {
+    package init(_ value: Value, waitable: Bool = false) {
         self.value = value
         lock = Lock(waitable: waitable)
     }
 
     /// Runs `body` on the value with the lock held.
     @inline(__always)
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
@@ -24,7 +24,7 @@ final class Guarded<Value>: @unchecked Sendable {  // `value` is touched only wi
     /// Runs `body` with the lock held until it returns a result, waiting for a broadcast after each `nil`.
     ///
     /// NB: the value is not borrowed while waiting: other threads change it in between.
-    func withLockWaiting<Result>(until body: (inout Value) throws -> Result?) rethrows -> Result {
+    package func withLockWaiting<Result>(until body: (inout Value) throws -> Result?) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         while true {
@@ -34,7 +34,7 @@ final class Guarded<Value>: @unchecked Sendable {  // `value` is touched only wi
     }
 
     /// Wakes the threads waiting in ``withLockWaiting(until:)``; call from inside ``withLock(_:)``.
-    func broadcast() {
+    package func broadcast() {
         lock.broadcast()
     }
 }

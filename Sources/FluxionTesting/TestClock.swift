@@ -1,0 +1,221 @@
+import Fluxion
+
+/// A clock whose time moves only when a test advances it: async work that sleeps on it, and persistence
+/// saves scheduled on it, run when the test says, with no real waiting.
+///
+/// Give your stores and effects the clock they sleep on through their
+/// factories (`any Clock<Duration>`), and a ``TestClock`` in tests:
+///
+/// ```swift
+/// try test.register(SearchStore.self) { SearchStore(clock: test.clock) }
+/// try test.dispatch(.search, payload: "mil") { $0.modify(SearchStore.self) { $0.query = "mil" } }
+/// await test.clock.advance(by: .milliseconds(300))  // the debounce ends: the search runs
+/// try await test.receive(.resultsLoaded) { $0.modify(SearchStore.self) { $0.results = ["milk"] } }
+/// ```
+///
+/// ``advance(by:timeout:fileID:filePath:line:column:)`` moves time to each
+/// deadline it passes in turn and wakes what was due there. The clock of a
+/// ``TestDispatcher`` also waits, before each step and at the end, until every
+/// task the dispatcher runs has ended or sleeps on the clock, so a task that
+/// sleeps again after waking is woken again within the same advance, and the
+/// test never races its tasks. A clock made with ``init()`` only yields.
+///
+/// Its ``persistenceScheduler`` puts persistence on the same time: pass it as
+/// ``Persistence/scheduler`` and a debounced save runs, on the advancing
+/// thread, when time passes its deadline.
+public final class TestClock: Clock, Sendable {
+    /// A point in a test clock's time: how long after the clock's start.
+    public struct Instant: InstantProtocol, Sendable {
+        /// The time since the clock's start.
+        public let offset: Duration
+
+        /// The instant `offset` after the clock's start.
+        public init(offset: Duration) { self.offset = offset }
+
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private let timeline = Guarded(Timeline())
+    /// Waits until the work the clock wakes has settled; set by a test dispatcher.
+    private let settled: (@Sendable (TestClock, ContinuousClock.Instant) async -> Int?)?
+
+    /// Creates a clock at ``Instant/offset`` zero, not tied to a dispatcher.
+    public convenience init() {
+        self.init(settled: nil)
+    }
+
+    /// Creates a clock that, before each step of time, waits for `settled` to return `nil`, or the number of
+    /// tasks still busy at its deadline.
+    init(settled: (@Sendable (TestClock, ContinuousClock.Instant) async -> Int?)?) {
+        self.settled = settled
+    }
+
+    public var now: Instant { timeline.withLock { $0.now } }
+
+    public var minimumResolution: Duration { .zero }
+
+    /// How many sleeps and scheduled saves wait for time to pass.
+    public var pendingCount: Int { timeline.withLock { $0.entries.count } }
+
+    /// Suspends until a test advances the clock to `deadline`.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled first; it then
+    ///   stops waiting at once.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        let id = timeline.withLock { $0.makeID() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome = timeline.withLock { $0.add(.sleep(continuation), id: id, at: deadline) }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            timeline.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// A persistence scheduler on this clock's time: saves run when a test advances the clock past them.
+    public var persistenceScheduler: any PersistenceScheduler { Scheduler(clock: self) }
+
+    private struct Scheduler: PersistenceScheduler {
+        let clock: TestClock
+        var now: Duration { clock.now.offset }
+        func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
+            clock.schedule(after: delay, work)
+        }
+    }
+
+    /// Runs `work` when the clock has advanced by `delay`.
+    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
+        timeline.withLock { timeline in
+            let id = timeline.makeID()
+            _ = timeline.add(.work(work), id: id, at: timeline.now.advanced(by: max(delay, .zero)))
+        }
+    }
+
+    /// Moves time forward by `duration`, waking, in deadline order, the sleeps and saves due meanwhile.
+    ///
+    /// The clock of a ``TestDispatcher`` fails the test when its tasks do not
+    /// settle (end, or sleep on this clock) within `timeout`: a task that waits
+    /// for something else cannot be made deterministic by a clock.
+    public func advance(
+        by duration: Duration,
+        timeout: Duration = .seconds(1),
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) async {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        let end = now.advanced(by: max(duration, .zero))
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            guard await settle(before: deadline, at: site) else { return }
+            guard let due = timeline.withLock({ $0.takeDue(upTo: end) }) else { break }
+            switch due {
+            case .sleep(let continuation): continuation.resume()
+            case .work(let work): work()
+            }
+        }
+        timeline.withLock { $0.now = max($0.now, end) }
+    }
+
+    /// Advances time until nothing waits on the clock any more.
+    ///
+    /// Fails the test when something still waits after `timeout`, as a timer
+    /// that never stops does.
+    public func run(
+        timeout: Duration = .seconds(1),
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) async {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        let deadline = ContinuousClock.now + timeout
+        while await settle(before: deadline, at: site), let last = timeline.withLock({ $0.entries.last?.deadline }) {
+            guard ContinuousClock.now < deadline else {
+                return TestFailure.record("\(pendingCount) sleep(s) or save(s) still wait after \(timeout)", at: site)
+            }
+            await advance(
+                by: now.duration(to: last), timeout: timeout, fileID: fileID, filePath: filePath, line: line,
+                column: column)
+        }
+    }
+
+    /// Waits for the woken work to settle; `false`, after reporting it, when it did not in time.
+    private func settle(before deadline: ContinuousClock.Instant, at site: CallSite) async -> Bool {
+        guard let settled else {
+            await Task.yield()
+            return true
+        }
+        guard let busy = await settled(self, deadline) else { return true }
+        TestFailure.record(
+            "\(busy) task(s) neither ended nor slept on the test clock in time: they wait for something else",
+            at: site)
+        return false
+    }
+
+    /// How many sleeps (not saves) wait on the clock.
+    var sleeperCount: Int {
+        timeline.withLock { $0.entries.count { if case .sleep = $0.wake { true } else { false } } }
+    }
+}
+
+/// A test clock's time and what waits for it, in deadline order.
+private struct Timeline {
+    enum Wake {
+        case sleep(CheckedContinuation<Void, any Error>)
+        case work(@Sendable () -> Void)
+    }
+
+    struct Entry {
+        let id: UInt64
+        let deadline: TestClock.Instant
+        let wake: Wake
+    }
+
+    var now = TestClock.Instant(offset: .zero)
+    /// Sorted by deadline, then by when they were added.
+    private(set) var entries: [Entry] = []
+    /// Ids handed out for sleeps not added yet, and those of them cancelled meanwhile.
+    private var unadded: Set<UInt64> = []
+    private var cancelled: Set<UInt64> = []
+    private var nextID: UInt64 = 0
+
+    mutating func makeID() -> UInt64 {
+        defer { nextID += 1 }
+        unadded.insert(nextID)
+        return nextID
+    }
+
+    /// Adds a wake-up; returns how to resume at once instead when it is due already or was cancelled.
+    mutating func add(_ wake: Wake, id: UInt64, at deadline: TestClock.Instant) -> Result<Void, any Error>? {
+        unadded.remove(id)
+        if cancelled.remove(id) != nil { return .failure(CancellationError()) }
+        if deadline <= now, case .sleep = wake { return .success(()) }
+        let index = entries.firstIndex { $0.deadline > deadline } ?? entries.endIndex
+        entries.insert(Entry(id: id, deadline: deadline, wake: wake), at: index)
+        return nil
+    }
+
+    /// Removes a sleep that was cancelled and returns it; remembers the id when it has not been added yet.
+    mutating func cancel(_ id: UInt64) -> CheckedContinuation<Void, any Error>? {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else {
+            if unadded.remove(id) != nil { cancelled.insert(id) }
+            return nil
+        }
+        guard case .sleep(let continuation) = entries.remove(at: index).wake else { return nil }
+        return continuation
+    }
+
+    /// Takes the first wake-up due by `end`, and moves time to its deadline.
+    mutating func takeDue(upTo end: TestClock.Instant) -> Wake? {
+        guard let first = entries.first, first.deadline <= end else { return nil }
+        entries.removeFirst()
+        now = max(now, first.deadline)
+        return first.wake
+    }
+}
