@@ -38,6 +38,8 @@ public final class TestClock: Clock, Sendable {
     }
 
     private let timeline = Guarded(Timeline())
+    /// Told when a sleep or a save is added or removed, and by a test dispatcher when a task ends.
+    let changed = Signal()
     /// Waits until the work the clock wakes has settled; set by a test dispatcher.
     private let settled: (@Sendable (TestClock, ContinuousClock.Instant) async -> Int?)?
 
@@ -70,9 +72,11 @@ public final class TestClock: Clock, Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let outcome = timeline.withLock { $0.add(.sleep(continuation), id: id, at: deadline) }
                 if let outcome { continuation.resume(with: outcome) }
+                changed.notify()
             }
         } onCancel: {
             timeline.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())
+            changed.notify()
         }
     }
 
@@ -102,7 +106,7 @@ public final class TestClock: Clock, Sendable {
     /// for something else cannot be made deterministic by a clock.
     public func advance(
         by duration: Duration,
-        timeout: Duration = .seconds(1),
+        timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -127,7 +131,7 @@ public final class TestClock: Clock, Sendable {
     /// Fails the test when something still waits after `timeout`, as a timer
     /// that never stops does.
     public func run(
-        timeout: Duration = .seconds(1),
+        timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,

@@ -65,14 +65,17 @@ public final class TestDispatcher: Sendable {
     public init(_ dispatcher: Dispatcher = Dispatcher(), exhaustivity: Exhaustivity = .on) {
         self.exhaustivity = exhaustivity
         self.dispatcher = dispatcher
-        clock = TestClock(settled: { clock, deadline in
+        let clock = TestClock(settled: { clock, deadline in
             while true {
+                let generation = clock.changed.generation
                 let busy = dispatcher.runningTaskCount - clock.sleeperCount
                 guard busy > 0 else { return nil }
                 guard ContinuousClock.now < deadline else { return busy }
-                await Task.yield()
+                await clock.changed.wait(after: generation, until: deadline)
             }
         })
+        dispatcher.observeTaskEnds { [weak clock] in clock?.changed.notify() }
+        self.clock = clock
         dispatcher.addMiddleware(StepRecorder(log: log))
     }
 
@@ -188,7 +191,7 @@ public final class TestDispatcher: Sendable {
     /// comes within `timeout`.
     public func receive(
         _ name: String,
-        timeout: Duration = .seconds(1),
+        timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -209,7 +212,7 @@ public final class TestDispatcher: Sendable {
     /// Waits for a typed action to reach the stores; see ``receive(_:timeout:fileID:filePath:line:column:_:)``.
     public func receive<Payload>(
         _ name: ActionName<Payload>,
-        timeout: Duration = .seconds(1),
+        timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -223,7 +226,7 @@ public final class TestDispatcher: Sendable {
     /// Ends the test: waits up to `timeout` for the dispatcher's tasks to end, then fails the test
     /// for any still running and, exhaustively, for any action not received.
     public func finish(
-        timeout: Duration = .seconds(1),
+        timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,

@@ -20,15 +20,10 @@ final class TestLog: Sendable {
         var tracked: [(id: ObjectIdentifier, store: Tracked)] = []
         var known: [ObjectIdentifier: any Sendable] = [:]
         var steps: [Step] = []
-        var waiters: [CheckedContinuation<Void, Never>] = []
-
-        mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
-            defer { waiters = [] }
-            return waiters
-        }
     }
 
     private let contents = Guarded(Contents())
+    private let recorded = Signal()
 
     func track(_ id: ObjectIdentifier, _ store: Tracked) {
         let state = store.read()
@@ -56,11 +51,8 @@ final class TestLog: Sendable {
     /// Records an action that reached the stores, with the states after it; called on the dispatching thread.
     func record(_ action: AnyAction) {
         let step = Step(action: action, states: readStates())
-        let resumed = contents.withLock {
-            $0.steps.append(step)
-            return $0.takeWaiters()
-        }
-        for waiter in resumed { waiter.resume() }
+        contents.withLock { $0.steps.append(step) }
+        recorded.notify()
     }
 
     /// Takes the oldest step not asserted yet.
@@ -84,28 +76,11 @@ final class TestLog: Sendable {
     /// Takes the oldest step, waiting for one until `deadline`.
     func takeStep(before deadline: ContinuousClock.Instant) async -> Step? {
         while true {
+            let generation = recorded.generation
             if let step = takeStep() { return step }
             guard ContinuousClock.now < deadline else { return nil }
-            let timer = Task { [weak self] in
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                self?.wakeWaiters()
-            }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                // NB: checked under the lock the timer wakes through: a timer that fired already
-                // left the deadline behind, so this does not wait.
-                let isReady = contents.withLock {
-                    guard $0.steps.isEmpty, ContinuousClock.now < deadline else { return true }
-                    $0.waiters.append(continuation)
-                    return false
-                }
-                if isReady { continuation.resume() }
-            }
-            timer.cancel()
+            await recorded.wait(after: generation, until: deadline)
         }
-    }
-
-    private func wakeWaiters() {
-        for waiter in contents.withLock({ $0.takeWaiters() }) { waiter.resume() }
     }
 }
 

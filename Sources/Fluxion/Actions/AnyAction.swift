@@ -53,6 +53,12 @@ public struct AnyAction: Sendable, CustomStringConvertible {
     /// See ``DispatchBatch/mutate(_:_:)``.
     public static let mutationName = "Fluxion.mutate"
 
+    /// The name of the action of the changes a ``Journal`` makes when it moves the stores in time,
+    /// or when a replay sets them to recorded states.
+    ///
+    /// Its payload is the inline mutations that set the states, an `[AnyAction]`; no handler runs.
+    public static let travelName = "Fluxion.travel"
+
     /// The payload as the given type, or `nil` when it has another type.
     ///
     /// ```swift

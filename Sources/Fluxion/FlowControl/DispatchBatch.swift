@@ -95,6 +95,11 @@ extension Dispatcher {
     /// - Returns: What the closure returns.
     @discardableResult
     public func batch<Value>(_ body: (DispatchBatch) throws -> Value) throws -> Value {
+        try batch(deliveredAs: AnyAction.batchName, body)
+    }
+
+    /// Runs a batch whose observers hear an action named `name`: a journal's travel is one.
+    func batch<Value>(deliveredAs name: String, _ body: (DispatchBatch) throws -> Value) throws -> Value {
         let thread = ThreadID.current
         let takesTurn = state.withLockWaiting(until: { state -> Bool? in
             if state.admits(thread) { return false }
@@ -120,7 +125,7 @@ extension Dispatcher {
         let actions = transaction.takeBatchActions()
         if let failure = transaction.end() { throw failure }
         enqueueTransactionActions()
-        if transaction.hasDeliveries { deliverBatch(AnyAction(name: AnyAction.batchName, payload: actions)) }
+        if transaction.hasDeliveries { deliverBatch(AnyAction(name: name, payload: actions)) }
         return try outcome.get()
     }
 

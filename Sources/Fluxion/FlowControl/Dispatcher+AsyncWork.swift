@@ -122,12 +122,18 @@ extension Dispatcher {
 
     /// Forgets an ended task, and resumes the drain waiters if nothing else runs.
     private func endTask(_ token: UInt64) {
-        let waiters = state.withLock { state in
+        let (waiters, observers) = state.withLock { state in
             state.tasks.end(token)
             state.turn.hasTasks = state.tasks.count > 0
-            return state.turn.takeDrainWaitersIfDrained()
+            return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers)
         }
         for waiter in waiters { waiter.resume() }
+        for observer in observers { observer() }
+    }
+
+    /// Calls `observer` after each task started with `dispatchTask` ends, on the task's thread.
+    package func observeTaskEnds(_ observer: @escaping @Sendable () -> Void) {
+        state.withLock { $0.taskEndObservers.append(observer) }
     }
 
     /// Dispatches the outcome of some work on one action name: the value as the

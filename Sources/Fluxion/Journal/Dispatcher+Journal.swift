@@ -1,0 +1,97 @@
+// What a journal needs of the dispatcher: its stores by name, the payload type of an action name,
+// and setting stores to recorded states without running a handler.
+extension Dispatcher {
+    /// The registered store type named `name` (as `"\(type)"` prints it), created if it was not yet.
+    func journaledStore(named name: String) throws -> (any StateReplacing)? {
+        let registration = state.withLock { state in
+            state.index.registrations.values.first { typeName($0.type) == name }
+        }
+        guard let registration else { return nil }
+        return try instance(of: registration) as? any StateReplacing
+    }
+
+    /// How to decode the payload of `name`: as the type its typed handlers take; `.catchAll` when only
+    /// catch-all reducers take it; `nil` when no store does.
+    func payloadDecoder(of name: String) -> PayloadDecoder? {
+        state.withLock { state -> PayloadDecoder? in
+            var isCaught = false
+            for registration in state.index.registrations.values {
+                if let typed = registration.handlers[name]?.typed as? any PayloadDecoding { return .typed(typed) }
+                isCaught = isCaught || registration.fallback != nil
+            }
+            return isCaught ? .catchAll : nil
+        }
+    }
+
+    /// Sets each store to its state, as one batch its observers hear as ``AnyAction/travelName``.
+    func setStates(_ states: [(store: any StateReplacing, state: any Sendable)], body: () -> Void = {}) throws {
+        try batch(deliveredAs: AnyAction.travelName) { batch in
+            body()
+            for (store, state) in states {
+                let mutation = StoreMutation(of: type(of: store)) { store in
+                    (store as? any StateReplacing)?.replaceState(with: state)
+                        ?? .failed(FluxionError.storeNotRegistered(typeName(type(of: store))))
+                }
+                try batch.dispatch(AnyAction(name: AnyAction.mutationName, payload: mutation))
+            }
+        }
+    }
+}
+
+/// How a replay decodes the payload of an action name.
+enum PayloadDecoder {
+    /// As the type the name's typed handlers take.
+    case typed(any PayloadDecoding)
+    /// Only catch-all reducers take it: only a payload-less action can be decoded.
+    case catchAll
+}
+
+/// A typed handler, which knows its payload type.
+protocol PayloadDecoding: Sendable {
+    /// Decodes `json` as the payload type; `null` as `()` for an action without payload.
+    func decodePayload(_ json: JSONValue) throws -> any Sendable
+}
+
+extension TypedHandler: PayloadDecoding {
+    func decodePayload(_ json: JSONValue) throws -> any Sendable {
+        if json == .null, let none = () as? Payload { return none }
+        guard let payload = try json.decode(as: Payload.self) as? Payload else {
+            throw DecodingError.typeMismatch(Payload.self, .init(codingPath: [], debugDescription: "not decoded"))
+        }
+        return payload
+    }
+}
+
+/// A store whose state a journal can read, decode and set, whatever its type.
+protocol StateReplacing: AnyObject, Sendable {
+    /// The store's state type.
+    var stateType: Any.Type { get }
+    /// The state, as the calling thread sees it.
+    var erasedState: any Sendable { get }
+    /// Sets the state to `value`, as an inline mutation does; fails for a value of another type.
+    func replaceState(with value: Any) -> HandlerOutcome
+    /// Decodes `json` as the state type.
+    func decodeState(_ json: JSONValue) throws -> any Sendable
+}
+
+extension Store: StateReplacing {
+    var stateType: Any.Type { State.self }
+
+    var erasedState: any Sendable { state }
+
+    func replaceState(with value: Any) -> HandlerOutcome {
+        guard let value = value as? State else {
+            return .failed(
+                FluxionError.payloadTypeMismatch(
+                    action: AnyAction.travelName, expected: "\(State.self)", actual: "\(type(of: value))"))
+        }
+        return apply { $0 = value }
+    }
+
+    func decodeState(_ json: JSONValue) throws -> any Sendable {
+        guard let state = try json.decode(as: State.self) as? State else {
+            throw DecodingError.typeMismatch(State.self, .init(codingPath: [], debugDescription: "not decoded"))
+        }
+        return state
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+// Replay: dispatching a recorded session again into a fresh dispatcher with the same store types,
+// checking after each step that the stores came out as recorded.
+extension Journal {
+    /// Replays a journal file into `dispatcher`, whose store types are those of the recording.
+    ///
+    /// ```swift
+    /// let report = try Journal.replay(contentsOf: sessionURL, into: TodoApp.makeDispatcher())
+    /// print(report.allMatched ? "deterministic" : "\(report.mismatch!)")
+    /// ```
+    ///
+    /// Each store starts from its state recorded before its first change.
+    /// Each replayable step is dispatched again, in order; a step that is not
+    /// (its payload was not `Codable`, was redacted, or it carried an error)
+    /// has its recorded states set instead, as time travel does. After each
+    /// step, every store the journal names is compared with its recorded state
+    /// (as JSON); the report names the first that differs, and replay goes on.
+    ///
+    /// - Parameter skippingErrors: Whether a bad line is skipped (and listed in
+    ///   ``ReplayReport/skipped``) rather than ending the replay by throwing.
+    /// - Throws: ``JournalError``, naming the line: the file cannot be read or
+    ///   is not a journal (always thrown), a line is corrupt or cut short, an
+    ///   action no store handles, a store not registered, a payload or state
+    ///   that no longer decodes.
+    public static func replay(contentsOf url: URL, into dispatcher: Dispatcher, skippingErrors: Bool = false) throws
+        -> ReplayReport
+    {
+        let text = try text(of: url)
+        var replayer = JournalReplayer(dispatcher: dispatcher, skippingErrors: skippingErrors)
+        return try replayer.run(JournalLine.decode(text), path: url.path, isComplete: text.hasSuffix("\n"))
+    }
+
+    /// Replays the steps in memory into `dispatcher`; see ``replay(contentsOf:into:skippingErrors:)``.
+    public func replay(into dispatcher: Dispatcher, skippingErrors: Bool = false) throws -> ReplayReport {
+        var seen: Set<String> = []
+        let entries = contents.withLock { $0.entries.all }
+        let lines =
+            [JournalLine.header(at: Date(), redacting: [])]
+            + entries.map { JournalLine($0, redacting: [], seen: &seen) }
+        var replayer = JournalReplayer(dispatcher: dispatcher, skippingErrors: skippingErrors)
+        let numbered = lines.enumerated().map { ($0.offset + 1, Result<JournalLine, any Error>.success($0.element)) }
+        return try replayer.run(numbered, path: "the journal in memory", isComplete: true)
+    }
+
+    /// The steps of a journal file, to read (as `todo history` prints them).
+    ///
+    /// - Throws: ``JournalError`` for a file that cannot be read, is not a journal, or has a corrupt line.
+    public static func records(contentsOf url: URL) throws -> [JournalRecord] {
+        let text = try text(of: url)
+        let lines = JournalLine.decode(text)
+        try JournalReplayer.checkHeader(of: lines, path: url.path)
+        let isComplete = text.hasSuffix("\n")
+        return try lines.dropFirst().map { number, line in
+            let isLast = number == lines.last?.number
+            return JournalRecord(try JournalReplayer.line(line, number: number, isLast: isLast, isComplete: isComplete))
+        }
+    }
+
+    /// The text of a journal file.
+    private static func text(of url: URL) throws -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw JournalError.unreadableFile(path: url.path, reason: exists ? "\(error)" : "there is no such file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw JournalError.notAJournal(path: url.path, reason: "it is not UTF-8 text")
+        }
+        return text
+    }
+}

@@ -1,0 +1,118 @@
+// Time travel: moving the stores to the states after any step the journal holds, and back.
+//
+// A move sets every store the steps in between changed, as one batch its
+// observers hear as `Fluxion.travel`; no handler runs. While the stores show
+// the past, every other action is refused with `JournalError.travelling`;
+// `resume()` makes the past the present, dropping the steps after it, and
+// `returnToPresent()` moves back to the last step.
+extension Journal {
+    /// The step whose states the stores show: the last step at the present; 0 before any.
+    public var step: Int {
+        contents.withLock { $0.position ?? ($0.nextSequence - 1) }
+    }
+
+    /// The steps the stores can be moved to: from the one before the oldest step in memory to the last.
+    public var steps: ClosedRange<Int> {
+        contents.withLock { Self.range(of: $0) }
+    }
+
+    /// Whether the stores show the past, and other actions are refused.
+    public var isTravelling: Bool {
+        contents.withLock { $0.position != nil }
+    }
+
+    /// Moves the stores to their states right after step `step` (before the oldest step: one less than it).
+    ///
+    /// Observers and Observation trackers hear the move as a change whose
+    /// action is named ``AnyAction/travelName``; handlers do not run.
+    ///
+    /// - Throws: ``JournalError/noSuchStep(_:range:)`` for a step outside ``steps``.
+    public func travel(to step: Int) throws {
+        let (states, old) = try contents.withLock { contents in
+            let range = Self.range(of: contents)
+            guard range.contains(step) else { throw JournalError.noSuchStep(step, range: range) }
+            let current = contents.position ?? range.upperBound
+            return (Self.states(after: step, from: current, in: contents.entries), contents.position)
+        }
+        let last = steps.upperBound
+        do {
+            try dispatcher.setStates(states) {
+                contents.withLock { contents in
+                    contents.isMoving = true
+                    contents.position = step == last ? nil : step
+                }
+            }
+        } catch {
+            contents.withLock { $0.position = old }
+            endMoving()
+            throw error
+        }
+        endMoving()
+    }
+
+    /// Moves the stores one step back.
+    public func stepBack() throws {
+        try travel(to: step - 1)
+    }
+
+    /// Moves the stores one step forward.
+    public func stepForward() throws {
+        try travel(to: step + 1)
+    }
+
+    /// Moves the stores back to the last step, and lets actions through again.
+    public func returnToPresent() throws {
+        try travel(to: steps.upperBound)
+    }
+
+    /// Makes the step the stores show the present: the steps after it are dropped (from memory; the
+    /// file records where recording resumed), and actions are let through again, numbered on from it.
+    public func resume() {
+        let resumed = contents.withLock { contents -> (Int, [JournalEntries.Change])? in
+            guard let position = contents.position else { return nil }
+            contents.entries.removeAll(after: position)
+            contents.nextSequence = position + 1
+            contents.position = nil
+            var seen: Set<ObjectIdentifier> = []
+            let stores = contents.entries.all.flatMap(\.changes).map(\.store).filter {
+                seen.insert(ObjectIdentifier($0)).inserted
+            }
+            return (position, stores.map { JournalEntries.Change(store: $0, oldState: (), newState: $0.erasedState) })
+        }
+        if let (position, states) = resumed { writer?.writeResume(after: position, states: states) }
+    }
+
+    private static func range(of contents: Contents) -> ClosedRange<Int> {
+        let last = contents.nextSequence - 1
+        return ((contents.entries.first?.sequence ?? last + 1) - 1)...last
+    }
+
+    /// The state after step `step` of each store the steps between `step` and `current` changed: the
+    /// state before its first change after `step`, or, if it has none, its state after its last change.
+    private static func states(after step: Int, from current: Int, in entries: JournalEntries)
+        -> [(store: any StateReplacing, state: any Sendable)]
+    {
+        let (low, high) = (min(step, current), max(step, current))
+        var targets: [ObjectIdentifier: (store: any StateReplacing, state: any Sendable)] = [:]
+        var order: [ObjectIdentifier] = []
+        for entry in entries.all where entry.sequence > low && entry.sequence <= high {
+            for change in entry.changes where targets[ObjectIdentifier(change.store)] == nil {
+                let id = ObjectIdentifier(change.store)
+                targets[id] = (change.store, change.oldState)
+                order.append(id)
+            }
+        }
+        let all = entries.all
+        for id in order {
+            let changes = all.flatMap { entry in
+                entry.changes.filter { ObjectIdentifier($0.store) == id }.map { (entry.sequence, $0) }
+            }
+            if let next = changes.first(where: { $0.0 > step }) {
+                targets[id]?.state = next.1.oldState
+            } else if let last = changes.last {
+                targets[id]?.state = last.1.newState
+            }
+        }
+        return order.compactMap { targets[$0] }
+    }
+}

@@ -1,0 +1,48 @@
+/// What went wrong reading, replaying or travelling through a ``Journal``.
+///
+/// Replay errors name the journal file's line (counting from 1), so that a
+/// bad file can be fixed or a replay resumed past it.
+public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The journal file cannot be read or written.
+    case unreadableFile(path: String, reason: String)
+    /// The file does not start with a Fluxion journal header, or has a version this Fluxion does not know.
+    case notAJournal(path: String, reason: String)
+    /// A line is not a journal line: cut short (a crash while writing), or not JSON.
+    case corruptLine(line: Int, reason: String)
+    /// A recorded action no store of the dispatcher replayed into handles.
+    case unknownAction(line: Int, name: String)
+    /// A recorded store type the dispatcher replayed into does not register.
+    case unknownStore(line: Int, name: String)
+    /// A recorded payload or state no longer decodes as the type the handler table (or the store) names.
+    case undecodableValue(line: Int, name: String, reason: String)
+    /// A recorded action cannot be dispatched again: its payload was not recorded as JSON (not
+    /// `Codable`, or redacted), it carried an error, or it was an inline mutation with no recorded state.
+    case notReplayable(line: Int, name: String)
+    /// An action dispatched while the journal travels in time; see ``Journal/resume()``.
+    case travelling(action: String, step: Int)
+    /// A step the journal does not hold: it has `range`.
+    case noSuchStep(Int, range: ClosedRange<Int>)
+
+    public var description: String {
+        switch self {
+        case .unreadableFile(let path, let reason):
+            "cannot use the journal file \(path): \(reason)"
+        case .notAJournal(let path, let reason):
+            "\(path) is not a Fluxion journal: \(reason)"
+        case .corruptLine(let line, let reason):
+            "line \(line) of the journal is corrupt: \(reason)"
+        case .unknownAction(let line, let name):
+            "line \(line) of the journal records the action '\(name)', which no registered store handles"
+        case .unknownStore(let line, let name):
+            "line \(line) of the journal records the store \(name), which is not registered"
+        case .undecodableValue(let line, let name, let reason):
+            "line \(line) of the journal: the value of '\(name)' no longer decodes: \(reason)"
+        case .notReplayable(let line, let name):
+            "line \(line) of the journal records '\(name)' without a replayable payload"
+        case .travelling(let action, let step):
+            "'\(action)' was refused: the journal is at step \(step) in the past; resume or return to the present first"
+        case .noSuchStep(let step, let range):
+            "the journal has no step \(step); it holds steps \(range.lowerBound) to \(range.upperBound)"
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// One line of a journal file (JSON Lines): the header, a recorded action, or where recording
+/// resumed after time travel.
+struct JournalLine: Codable, Sendable {
+    enum Kind: String, Codable, Sendable {
+        /// The first line: the format and its version.
+        case header
+        /// An action that reached the stores, with the changes it made.
+        case action
+        /// Time travel resumed from an earlier step: the stores were set to `changes`' states.
+        case resume
+    }
+
+    /// An action as recorded: its payload as JSON when it is `Encodable`, its description always.
+    struct Action: Codable, Sendable {
+        var name: String
+        var payload: JSONValue?
+        var description: String
+        var error: String?
+        /// Where a batch's inline mutation went; it is not replayable.
+        var store: String?
+        /// Whether redaction hid part of the payload (and of the description); it is not replayable.
+        var redacted: Bool?
+
+        init(name: String, payload: JSONValue? = nil, description: String) {
+            self.name = name
+            self.payload = payload
+            self.description = description
+        }
+
+        // NB: written by hand to tell a `null` payload (an action without payload) from none recorded.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            payload = container.contains(.payload) ? try container.decode(JSONValue.self, forKey: .payload) : nil
+            description = try container.decode(String.self, forKey: .description)
+            error = try container.decodeIfPresent(String.self, forKey: .error)
+            store = try container.decodeIfPresent(String.self, forKey: .store)
+            redacted = try container.decodeIfPresent(Bool.self, forKey: .redacted)
+        }
+    }
+
+    /// The change of one store: its state before (the first time the store appears), after, and the diff.
+    struct Change: Codable, Sendable {
+        var store: String
+        var before: JSONValue?
+        var after: JSONValue?
+        var diff: [String]
+    }
+
+    static let format = "fluxion-journal"
+    static let version = 1
+
+    var kind: Kind
+    var format: String?
+    var version: Int?
+    /// The header's keys whose values were redacted; replay redacts them before comparing states.
+    var redactedKeys: [String]?
+    var sequence: Int?
+    var time: Date?
+    var action: Action?
+    /// A batch's actions, in order.
+    var actions: [Action]?
+    var replayable: Bool?
+    var changes: [Change]?
+
+    static func header(at time: Date, redacting redacted: Set<String>) -> JournalLine {
+        JournalLine(
+            kind: .header, format: format, version: version, redactedKeys: redacted.isEmpty ? nil : redacted.sorted(),
+            time: time)
+    }
+
+    /// The actions to dispatch again: a batch's, or the action itself.
+    var replayedActions: [Action] {
+        actions ?? (action.map { [$0] } ?? [])
+    }
+}
+
+extension JournalLine.Action {
+    /// Records `action`: its payload as JSON if it can be (nothing for a payload-less action), keys in `redacted` hidden.
+    init(_ action: AnyAction, redacting redacted: Set<String>) {
+        name = action.name
+        description = "\(action)"
+        error = action.error.map { "\($0)" }
+        if let mutation = action.payload as? StoreMutation {
+            store = mutation.storeName
+        } else if action.payload is Void {
+            payload = .null
+        } else if let json = JSONValue(encoding: action.payload) {
+            payload = json.redacting(redacted)
+            if payload != json {
+                self.redacted = true
+                description = "\(action.name)(‹redacted›)"
+            }
+        }
+    }
+
+    /// Whether replay can dispatch it again: a payload recorded as JSON, no error, not an inline mutation.
+    var isReplayable: Bool {
+        payload != nil && error == nil && store == nil && redacted != true
+    }
+}
+
+extension JournalLine {
+    /// The lines of a journal file's text, numbered from 1; blank lines are left out.
+    static func decode(_ text: String) -> [(number: Int, line: Result<JournalLine, any Error>)] {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var lines: [(Int, Result<JournalLine, any Error>)] = []
+        for (index, text) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !text.isEmpty {
+            lines.append((index + 1, Result { try decoder.decode(JournalLine.self, from: Data(text.utf8)) }))
+        }
+        return lines
+    }
+
+    /// This line as one line of JSON text, with its newline.
+    func encoded() throws -> Data {
+        let encoder = JSONValue.encoder
+        encoder.dateEncodingStrategy = .iso8601
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+}
+
+extension JournalLine {
+    /// The line of a recorded step; `seen` holds the stores whose state before is written already.
+    init(_ entry: JournalEntries.Entry, redacting redacted: Set<String>, seen: inout Set<String>) {
+        self.init(kind: .action, sequence: entry.sequence, time: entry.time)
+        if entry.action.name == AnyAction.batchName, let actions = entry.action.payload as? [AnyAction] {
+            action = Action(
+                name: entry.action.name, description: "\(AnyAction.batchName) of \(actions.count) action(s)")
+            self.actions = actions.map { Action($0, redacting: redacted) }
+        } else {
+            action = Action(entry.action, redacting: redacted)
+        }
+        replayable = replayedActions.allSatisfy(\.isReplayable)
+        changes = entry.changes.map { change in
+            Change(change, before: seen.insert(change.storeName).inserted, redacting: redacted)
+        }
+    }
+}
+
+extension JournalLine.Change {
+    /// A store's change: its states as JSON (redacted), the state before only when asked, and the diff.
+    init(_ change: JournalEntries.Change, before: Bool, redacting redacted: Set<String>) {
+        store = change.storeName
+        self.before = before ? JSONValue(encoding: change.oldState)?.redacting(redacted) : nil
+        after = JSONValue(encoding: change.newState)?.redacting(redacted)
+        // NB: a resumed recording's states have no state before (`()`), and so no diff.
+        diff =
+            change.oldState is Void
+            ? [] : StateDiff.lines(from: change.oldState, to: change.newState).map { Self.redact($0, redacted) }
+    }
+
+    /// A diff line with its values hidden when its path names a redacted key.
+    private static func redact(_ line: String, _ redacted: Set<String>) -> String {
+        guard !redacted.isEmpty, let colon = line.range(of: ": ") else { return line }
+        let path = line[..<colon.lowerBound]
+        let keys = path.split { $0 == "." || $0 == "[" }
+        return keys.contains(where: { redacted.contains(String($0)) }) ? "\(path): ‹redacted›" : line
+    }
+}

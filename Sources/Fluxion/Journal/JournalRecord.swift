@@ -1,0 +1,68 @@
+import Foundation
+
+/// One step of a journal, to read: the action, when, and what it changed in each store.
+///
+/// Its description is the step as `todo history` prints it:
+///
+/// ```
+/// #2 completeTodo(2)
+///   TodoStore.items[1].isDone: false → true
+///   StatsStore.done: 0 → 1
+/// ```
+public struct JournalRecord: Sendable, CustomStringConvertible {
+    /// One store's change: the store type's name and the field-by-field diff, `path: old → new`.
+    public struct Change: Sendable, Equatable {
+        public let store: String
+        public let diff: [String]
+    }
+
+    /// The step's number in the journal, from 1.
+    public let sequence: Int
+    /// The action's name: ``AnyAction/batchName`` for a batch, ``AnyAction/travelName`` where a
+    /// recording resumed after time travel.
+    public let name: String
+    /// The action as it prints, with its payload.
+    public let action: String
+    /// The action's error, described, if it carried one.
+    public let error: String?
+    /// When the action was recorded.
+    public let time: Date
+    /// Whether replay can dispatch it again: its payloads were recorded as JSON, it carried no error,
+    /// and it holds no inline mutation.
+    public let isReplayable: Bool
+    /// The stores it changed, in registration order.
+    public let changes: [Change]
+
+    public var description: String {
+        let error = error.map { " ! \($0)" } ?? ""
+        let lines = changes.flatMap { change in change.diff.map { "  \(change.store).\($0)" } }
+        return (["#\(sequence) \(action)\(error)"] + lines).joined(separator: "\n")
+    }
+
+    /// A step in memory: its diffs are worked out now.
+    init(_ entry: JournalEntries.Entry) {
+        let recorded = (entry.action.payload as? [AnyAction]).flatMap {
+            entry.action.name == AnyAction.batchName ? $0 : nil
+        }
+        sequence = entry.sequence
+        name = entry.action.name
+        action = "\(entry.action)"
+        error = entry.action.error.map { "\($0)" }
+        time = entry.time
+        isReplayable = (recorded ?? [entry.action]).allSatisfy { JournalLine.Action($0, redacting: []).isReplayable }
+        changes = entry.changes.map { change in
+            Change(store: change.storeName, diff: StateDiff.lines(from: change.oldState, to: change.newState))
+        }
+    }
+
+    /// A step read from a journal file.
+    init(_ line: JournalLine) {
+        sequence = line.sequence ?? 0
+        name = line.kind == .resume ? AnyAction.travelName : line.action?.name ?? ""
+        action = line.kind == .resume ? "resumed from step \(sequence)" : line.action?.description ?? ""
+        error = line.action?.error
+        time = line.time ?? Date(timeIntervalSince1970: 0)
+        isReplayable = line.replayable ?? false
+        changes = (line.changes ?? []).map { Change(store: $0.store, diff: $0.diff) }
+    }
+}

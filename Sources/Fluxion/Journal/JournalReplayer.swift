@@ -1,0 +1,160 @@
+import Foundation
+
+/// Replays journal lines into a dispatcher, one at a time, comparing the stores with the recording.
+struct JournalReplayer {
+    typealias NumberedLine = (number: Int, line: Result<JournalLine, any Error>)
+
+    let dispatcher: Dispatcher
+    let skippingErrors: Bool
+    private var report = ReplayReport()
+    /// Each store's state as the recording has it so far, by store name.
+    private var expected: [String: JSONValue] = [:]
+    /// The keys the recording redacted: redacted in the replayed states too before they are compared.
+    private var redacted: Set<String> = []
+
+    init(dispatcher: Dispatcher, skippingErrors: Bool) {
+        self.dispatcher = dispatcher
+        self.skippingErrors = skippingErrors
+    }
+
+    mutating func run(_ lines: [NumberedLine], path: String, isComplete: Bool) throws -> ReplayReport {
+        try Self.checkHeader(of: lines, path: path)
+        if case .success(let header) = lines.first?.line { redacted = Set(header.redactedKeys ?? []) }
+        for (number, result) in lines.dropFirst() {
+            do {
+                let line = try Self.line(
+                    result, number: number, isLast: number == lines.last?.number, isComplete: isComplete)
+                switch line.kind {
+                case .header: throw JournalError.corruptLine(line: number, reason: "a second header")
+                case .action: try replay(line, number: number)
+                case .resume: try setRecordedStates(of: line, number: number)
+                }
+                try compare(after: line, number: number)
+            } catch let error as JournalError where skippingErrors {
+                report.skipped.append(error)
+            }
+        }
+        return report
+    }
+
+    /// Checks that the first line is a journal header of a version this Fluxion reads.
+    static func checkHeader(of lines: [NumberedLine], path: String) throws {
+        guard let first = lines.first, case .success(let header) = first.line, header.kind == .header,
+            header.format == JournalLine.format
+        else {
+            throw JournalError.notAJournal(path: path, reason: "its first line is not a Fluxion journal header")
+        }
+        guard let version = header.version, version <= JournalLine.version else {
+            throw JournalError.notAJournal(
+                path: path, reason: "it has version \(header.version ?? 0); this Fluxion reads \(JournalLine.version)")
+        }
+    }
+
+    /// The line, or the error naming why it is corrupt: a last line with no end was cut short.
+    static func line(_ result: Result<JournalLine, any Error>, number: Int, isLast: Bool, isComplete: Bool) throws
+        -> JournalLine
+    {
+        do {
+            return try result.get()
+        } catch {
+            let reason =
+                isLast && !isComplete ? "it is cut short (written when the app stopped?)" : "it is not a journal line"
+            throw JournalError.corruptLine(line: number, reason: reason)
+        }
+    }
+
+    /// Dispatches a recorded step again, or sets its recorded states when it cannot be.
+    private mutating func replay(_ line: JournalLine, number: Int) throws {
+        let seeds = try (line.changes ?? []).compactMap { change -> (any StateReplacing, any Sendable)? in
+            guard let before = change.before else { return nil }
+            expected[change.store] = before
+            let store = try store(named: change.store, number: number)
+            return (store, try Self.decode(name: change.store, number: number) { try store.decodeState(before) })
+        }
+        if !seeds.isEmpty { try dispatcher.setStates(seeds.map { ($0.0, $0.1) }) }
+        let actions = line.replayedActions
+        guard line.replayable == true, !actions.isEmpty, actions.allSatisfy(\.isReplayable) else {
+            return try setRecordedStates(of: line, number: number)
+        }
+        let decoded = try actions.map { action in
+            AnyAction(name: action.name, payload: try payload(of: action, number: number))
+        }
+        do {
+            if line.actions != nil {
+                try dispatcher.batch { batch in for action in decoded { try batch.dispatch(action) } }
+            } else {
+                try dispatcher.dispatch(decoded[0])
+            }
+            report.replayed += 1
+        } catch {
+            noteMismatch(line, number: number, store: "(no store)", diff: ["the action threw: \(error)"])
+        }
+    }
+
+    /// Sets the states a line recorded, without running a handler.
+    private mutating func setRecordedStates(of line: JournalLine, number: Int) throws {
+        let changes = line.changes ?? []
+        let states = try changes.map { change -> (any StateReplacing, any Sendable) in
+            guard let after = change.after else {
+                throw JournalError.notReplayable(line: number, name: line.action?.name ?? AnyAction.travelName)
+            }
+            let store = try store(named: change.store, number: number)
+            return (store, try Self.decode(name: change.store, number: number) { try store.decodeState(after) })
+        }
+        if !states.isEmpty { try dispatcher.setStates(states.map { ($0.0, $0.1) }) }
+        if line.kind == .action { report.applied += 1 }
+    }
+
+    /// Compares every store the recording named so far with its recorded state.
+    private mutating func compare(after line: JournalLine, number: Int) throws {
+        for change in line.changes ?? [] { expected[change.store] = change.after }
+        guard report.mismatch == nil else { return }
+        for (name, recorded) in expected.sorted(by: { $0.key < $1.key }) {
+            let store = try store(named: name, number: number)
+            let state = store.erasedState
+            guard JSONValue(encoding: state)?.redacting(redacted) != recorded else { continue }
+            let old = (try? store.decodeState(recorded)) ?? recorded
+            noteMismatch(line, number: number, store: name, diff: StateDiff.lines(from: old, to: state))
+            return
+        }
+    }
+
+    private mutating func noteMismatch(_ line: JournalLine, number: Int, store: String, diff: [String]) {
+        guard report.mismatch == nil else { return }
+        report.mismatch = ReplayReport.Mismatch(
+            line: number, sequence: line.sequence ?? 0, action: line.action?.description ?? "", store: store,
+            diff: diff)
+    }
+
+    private func store(named name: String, number: Int) throws -> any StateReplacing {
+        guard let store = try dispatcher.journaledStore(named: name) else {
+            throw JournalError.unknownStore(line: number, name: name)
+        }
+        return store
+    }
+
+    /// The payload of a recorded action, decoded as the type the handlers of its name take.
+    private func payload(of action: JournalLine.Action, number: Int) throws -> any Sendable {
+        let json = action.payload ?? .null
+        switch dispatcher.payloadDecoder(of: action.name) {
+        case nil:
+            throw JournalError.unknownAction(line: number, name: action.name)
+        case .catchAll:
+            guard json == .null else {
+                throw JournalError.undecodableValue(
+                    line: number, name: action.name, reason: "only catch-all reducers take it, so its type is unknown")
+            }
+            return ()
+        case .typed(let decoder):
+            return try Self.decode(name: action.name, number: number) { try decoder.decodePayload(json) }
+        }
+    }
+
+    private static func decode(name: String, number: Int, _ decode: () throws -> any Sendable) throws -> any Sendable {
+        do {
+            return try decode()
+        } catch {
+            throw JournalError.undecodableValue(line: number, name: name, reason: "\(error)")
+        }
+    }
+}

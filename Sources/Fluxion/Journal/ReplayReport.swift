@@ -1,0 +1,39 @@
+/// What replaying a journal did, and whether the stores came out as recorded.
+public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
+    /// The first step after which a store's state differs from the recording.
+    public struct Mismatch: Sendable, Equatable, CustomStringConvertible {
+        /// The journal file's line of the step (counting from 1; in memory, as the file would have it).
+        public let line: Int
+        /// The step's number.
+        public let sequence: Int
+        /// The step's action, as it prints.
+        public let action: String
+        /// The store whose state differs.
+        public let store: String
+        /// What differs, field by field: `path: recorded → replayed`; or why the action failed.
+        public let diff: [String]
+
+        public var description: String {
+            (["step #\(sequence) (\(action), line \(line)): \(store) differs from the recording"]
+                + diff.map { "  \($0)" }).joined(separator: "\n")
+        }
+    }
+
+    /// How many steps were dispatched again (a batch counts as one).
+    public var replayed = 0
+    /// How many steps could not be dispatched again and had their recorded states set instead.
+    public var applied = 0
+    /// The errors of the lines skipped, when skipping was asked for.
+    public var skipped: [JournalError] = []
+    /// The first step whose resulting states differ from the recording; `nil` when all matched.
+    public var mismatch: Mismatch?
+
+    /// Whether every replayed step left the stores as the recording says.
+    public var allMatched: Bool { mismatch == nil }
+
+    public var description: String {
+        let outcome = mismatch.map { "\n\($0)" } ?? " All states matched the recording."
+        let skipped = skipped.isEmpty ? "" : ", \(skipped.count) line(s) skipped"
+        return "Replayed \(replayed) step(s), set \(applied) from recorded states\(skipped).\(outcome)"
+    }
+}
