@@ -1,4 +1,5 @@
 import Fluxion
+import Foundation
 import TodoCore
 
 #if canImport(Glibc)
@@ -46,9 +47,20 @@ struct TodoProgram {
             return fail(CommandLineError.invalidFile(file.path, reason: "\(error)"))
         }
         if invocation.isVerbose { app.dispatcher.addMiddleware(LoggingMiddleware(write: Console.log)) }
+        // NB: an interactive session keeps a journal in memory, to travel in with `back` and `forward`.
+        let journal: Journal?
+        do {
+            journal =
+                invocation.recordFile != nil || isInteractive
+                ? try Journal(
+                    recording: app.dispatcher, writingTo: invocation.recordFile.map(URL.init(fileURLWithPath:)))
+                : nil
+        } catch {
+            return fail(error)
+        }
         let view = ListView(app: app, write: Console.print)
         view.startObserving()
-        let runner = CommandRunner(app: app)
+        let runner = CommandRunner(app: app, journal: journal)
 
         var status: Int32 = 0
         if let command = invocation.command {
@@ -60,7 +72,8 @@ struct TodoProgram {
         } else {
             await InteractiveSession(runner: runner, view: view).run()
         }
-        // NB: saves run off the main thread; write what is pending before the process ends.
+        // NB: saves and the journal are written off the main thread; write what is pending before the process ends.
+        journal?.stop()
         await app.dispatcher.flush()
         withExtendedLifetime(view) {}  // NB: the view's observers live as long as it does
         return reporter.hasSaveFailed ? max(status, 1) : status

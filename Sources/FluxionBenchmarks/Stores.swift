@@ -1,6 +1,6 @@
 import Fluxion
 
-struct Tally: Sendable {
+struct Tally: Codable, Sendable {
     var count = 0
     /// A field no W10 dispatch changes.
     var label = 0

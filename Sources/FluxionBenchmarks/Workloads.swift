@@ -136,6 +136,21 @@ enum Workloads {
         }
     }
 
+    /// W13: W1 recorded by a journal in memory (the newest 1,000 steps); W13f: also written to a file,
+    /// the time to write it all included.
+    static func journal(writingToFile: Bool) throws -> Workload {
+        let (dispatcher, store) = try counter()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fluxion-bench-\(UUID()).jsonl")
+        let journal = try Journal(recording: dispatcher, writingTo: writingToFile ? file : nil)
+        return Workload(writingToFile ? "W13f" : "W13", ops: writingToFile ? 100_000 : 1_000_000) { ops in
+            for _ in 0..<ops { try? dispatcher.dispatch(.increment, payload: 1) }
+            journal.flush()
+            // NB: the journal's handle keeps writing to the unlinked file: the disk is freed as it closes.
+            try? FileManager.default.removeItem(at: file)
+            return store.state.count
+        }
+    }
+
     /// A middleware that passes every action on.
     struct PassThrough: Middleware {
         func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {

@@ -51,6 +51,8 @@ let makers: [(String, () throws -> Workload)] = [
     ("W9", Workloads.untyped),
     ("W10", Workloads.keyPathObservers),
     ("W11", Workloads.middleware),
+    ("W13", { try Workloads.journal(writingToFile: false) }),
+    ("W13f", { try Workloads.journal(writingToFile: true) }),
 ]
 
 let workloads = try makers.filter { selected($0.0) }.map { try scaled($0.1()) }

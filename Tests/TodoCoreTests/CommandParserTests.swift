@@ -15,6 +15,11 @@ import Testing
             (["clear-completed"], .clearCompleted),
             (["stats"], .stats),
             (["import", "todos.json"], .importFile("todos.json")),
+            (["history"], .history(nil)),
+            (["history", "s.jsonl"], .history("s.jsonl")),
+            (["replay", "s.jsonl"], .replay("s.jsonl")),
+            (["back"], .back),
+            (["forward"], .forward),
             (["help"], .help),
             (["quit"], .quit),
             (["exit"], .quit),
@@ -32,6 +37,8 @@ import Testing
                 == Invocation(file: "b.json", isInteractive: true))
         #expect(try CommandParser.parse(arguments: ["add", "--", "--verbose"]).command == .add("--verbose"))
         #expect(try CommandParser.parse(arguments: ["-h"]).command == .help)
+        #expect(try CommandParser.parse(arguments: ["--record", "s.jsonl", "-i"]).recordFile == "s.jsonl")
+        #expect(try CommandParser.parse(arguments: ["--record=t.jsonl"]).recordFile == "t.jsonl")
     }
 
     @Test func takesANegativeNumberAsAnArgument() throws {
@@ -49,6 +56,9 @@ import Testing
         (["filter"], .missingArgument(command: "filter", argument: "all, active or completed"), 2),
         (["filter", "someday"], .unknownFilter("someday"), 1),
         (["--file"], .missingArgument(command: "--file", argument: "a file path"), 2),
+        (["--record"], .missingArgument(command: "--record", argument: "a file path"), 2),
+        (["replay"], .missingArgument(command: "replay", argument: "a journal file"), 2),
+        (["history", "a", "b"], .unexpectedArgument(command: "history", argument: "b"), 2),
     ])
     func rejectsBadArguments(arguments: [String], error: CommandLineError, status: Int32) {
         #expect(throws: error) { try CommandParser.parse(arguments: arguments) }

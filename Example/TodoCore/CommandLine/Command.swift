@@ -16,6 +16,14 @@ public enum Command: Equatable, Sendable {
     case stats
     /// `import FILE`: add the items of a JSON file.
     case importFile(String)
+    /// `history [FILE]`: print the actions of a journal file, or of this session, each with its changes.
+    case history(String?)
+    /// `replay FILE`: replay a journal file into an empty app and say whether every state matched.
+    case replay(String)
+    /// `back`: move the stores one action back in this session's journal (time travel).
+    case back
+    /// `forward`: move the stores one action forward in this session's journal.
+    case forward
     /// `help`: show the usage.
     case help
     /// `quit` (or `exit`): leave the interactive mode.

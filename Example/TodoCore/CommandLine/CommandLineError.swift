@@ -16,12 +16,14 @@ public enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertibl
     case unknownFilter(String)
     /// The todo file cannot be used.
     case invalidFile(String, reason: String)
+    /// `back` or `forward` outside an interactive session, which alone keeps a journal to travel in.
+    case needsJournal(command: String)
 
     /// The exit status: 2 for a usage error, 1 for a value the command rejects.
     public var exitStatus: Int32 {
         switch self {
         case .unknownCommand, .unknownOption, .missingArgument, .unexpectedArgument, .notANumber, .unterminatedQuote,
-            .invalidFile:
+            .invalidFile, .needsJournal:
             2
         case .unknownFilter:
             1
@@ -47,6 +49,8 @@ public enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertibl
             "unknown filter '\(value)'; use all, active or completed"
         case .invalidFile(let path, let reason):
             "cannot use '\(path)' as the todo file: \(reason)"
+        case .needsJournal(let command):
+            "'\(command)' moves through this session's actions: use it in an interactive session"
         }
     }
 }

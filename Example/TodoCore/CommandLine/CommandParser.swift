@@ -38,6 +38,13 @@ public enum CommandParser {
                 invocation.file = path
             case let option where option.hasPrefix("--file="):
                 invocation.file = String(option.dropFirst("--file=".count))
+            case "--record":
+                guard let path = remaining.popFirst() else {
+                    throw CommandLineError.missingArgument(command: "--record", argument: "a file path")
+                }
+                invocation.recordFile = path
+            case let option where option.hasPrefix("--record="):
+                invocation.recordFile = String(option.dropFirst("--record=".count))
             default:
                 throw CommandLineError.unknownOption(argument)
             }
@@ -59,7 +66,7 @@ public enum CommandParser {
     /// The commands that take no argument, by name.
     private static let commandsWithoutArguments: [String: Command] = [
         "list": .list, "undo": .undo, "clear-completed": .clearCompleted, "stats": .stats, "help": .help,
-        "quit": .quit, "exit": .quit,
+        "quit": .quit, "exit": .quit, "back": .back, "forward": .forward,
     ]
 
     /// The command named by the first word, with the others as its arguments; `nil` for no words.
@@ -92,6 +99,10 @@ public enum CommandParser {
             return .filter(filter)
         case "import":
             return .importFile(try single(arguments, of: name, naming: "a JSON file"))
+        case "replay":
+            return .replay(try single(arguments, of: name, naming: "a journal file"))
+        case "history":
+            return .history(arguments.isEmpty ? nil : try single(arguments, of: name, naming: "a journal file"))
         default:
             throw CommandLineError.unknownCommand(name)
         }

@@ -1,3 +1,4 @@
+import Fluxion
 import Foundation
 
 /// Runs commands against the app: dispatches the actions, or reads what a query asks for.
@@ -6,18 +7,25 @@ import Foundation
 /// the observers (``ListView``), not here. A query returns the text to print.
 public struct CommandRunner: Sendable {
     private let app: TodoApp
+    private let journal: Journal?
 
-    /// Creates a runner for `app`.
-    public init(app: TodoApp) {
+    /// Creates a runner for `app`; `journal`, recording the app's dispatcher, lets `back` and `forward`
+    /// travel through the session's actions and `history` print them.
+    public init(app: TodoApp, journal: Journal? = nil) {
         self.app = app
+        self.journal = journal
     }
 
     /// Runs `command`.
     ///
-    /// - Returns: The text to print, for `list`, `stats` and `help`; `nil` otherwise.
-    /// - Throws: What the dispatch throws: a ``TodoError`` or an ``ImportError``.
+    /// - Returns: The text a query asks for; `nil` for a command that changes something.
+    /// - Throws: ``TodoError``, ``ImportError``, ``JournalError`` or
+    ///   ``CommandLineError`` when the command cannot be done.
     public func run(_ command: Command) async throws -> String? {
         let dispatcher = app.dispatcher
+        if command.changesTheList, let journal, journal.isTravelling {
+            journal.resume()  // NB: a change made in the past makes it the present: the actions after it go
+        }
         switch command {
         case .add(let title):
             try dispatcher.dispatch(.addTodo, payload: title)
@@ -38,11 +46,51 @@ public struct CommandRunner: Sendable {
             return TodoRenderer.list(app.todos.state, filter: app.filter.state)
         case .stats:
             return TodoRenderer.stats(app.stats.state)
+        case .history(let path):
+            return try history(path)
+        case .replay(let path):
+            return try SessionReplay.replay(URL(fileURLWithPath: path))
+        case .back, .forward:
+            return try travel(command)
         case .help:
             return HelpText.text
         case .quit:
             break
         }
         return nil
+    }
+
+    /// The timeline of a journal file, or of this session: one action per line, with its changes below.
+    private func history(_ path: String?) throws -> String {
+        let records: [JournalRecord]
+        if let path {
+            records = try Journal.records(contentsOf: URL(fileURLWithPath: path))
+        } else {
+            guard let journal else {
+                throw CommandLineError.missingArgument(command: "history", argument: "a journal file")
+            }
+            records = journal.records
+        }
+        return records.isEmpty ? "no actions recorded" : records.map(\.description).joined(separator: "\n")
+    }
+
+    /// Moves the stores one action back or forward; the views show the list as it was there.
+    private func travel(_ command: Command) throws -> String {
+        let name = command == .back ? "back" : "forward"
+        guard let journal else { throw CommandLineError.needsJournal(command: name) }
+        if command == .back { try journal.stepBack() } else { try journal.stepForward() }
+        let steps = journal.steps
+        let position = journal.isTravelling ? "" : " (the present)"
+        return "at action \(journal.step) of \(steps.upperBound)\(position)"
+    }
+}
+
+extension Command {
+    /// Whether the command dispatches an action that changes a store.
+    var changesTheList: Bool {
+        switch self {
+        case .add, .done, .undo, .filter, .clearCompleted, .importFile: true
+        case .list, .stats, .history, .replay, .back, .forward, .help, .quit: false
+        }
     }
 }

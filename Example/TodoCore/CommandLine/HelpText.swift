@@ -2,7 +2,7 @@
 public enum HelpText {
     /// The usage.
     public static let text = """
-        usage: todo [--file PATH] [--verbose] [COMMAND [ARGUMENT...]]
+        usage: todo [--file PATH] [--verbose] [--record FILE] [COMMAND [ARGUMENT...]]
 
         commands:
           add TITLE         add a todo
@@ -13,6 +13,12 @@ public enum HelpText {
           clear-completed   remove the todos that are done
           stats             count the todos
           import FILE       add the todos of a JSON file: [{"title": "Buy milk", "isDone": false}]
+          history [FILE]    print the actions a journal recorded, each with its changes
+                            (without FILE, in an interactive session: this session's)
+          replay FILE       replay a recorded journal into an empty list; say whether
+                            every state, and the final list, match the recording
+          back, forward     in an interactive session: move the list one action back
+                            or forward (a change made there drops the actions after it)
           help              show this help
 
         Without a command, on a terminal, todo runs interactively: type the
@@ -23,6 +29,7 @@ public enum HelpText {
                             the filter and the undo history live beside it
                             in NAME.filter.json and NAME.history.json
           --verbose, -v     print each action and the state changes it made
+          --record FILE     record this session's actions in FILE (JSON Lines, replaced)
           --interactive, -i run interactively even when the input is not a terminal
           --help, -h        show this help
 

@@ -2,6 +2,8 @@
 public struct Invocation: Equatable, Sendable {
     /// `--file PATH`: the todo file, if given.
     public var file: String?
+    /// Where to record this session's actions, as a journal file (JSON Lines).
+    public var recordFile: String?
     /// `--verbose`: print each action and the changes it made.
     public var isVerbose = false
     /// `--interactive`: run the interactive mode even when standard input is not a terminal.

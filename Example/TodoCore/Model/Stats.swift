@@ -1,5 +1,5 @@
 /// Counts of the list's items: the state of ``StatsStore``.
-public struct Stats: Equatable, Sendable, CustomStringConvertible {
+public struct Stats: Codable, Equatable, Sendable, CustomStringConvertible {
     /// How many items there are.
     public var total: Int
 

@@ -64,8 +64,6 @@ extension TypedHandler: PayloadDecoding {
 
 /// A store whose state a journal can read, decode and set, whatever its type.
 protocol StateReplacing: AnyObject, Sendable {
-    /// The store's state type.
-    var stateType: Any.Type { get }
     /// The state, as the calling thread sees it.
     var erasedState: any Sendable { get }
     /// Sets the state to `value`, as an inline mutation does; fails for a value of another type.
@@ -75,8 +73,6 @@ protocol StateReplacing: AnyObject, Sendable {
 }
 
 extension Store: StateReplacing {
-    var stateType: Any.Type { State.self }
-
     var erasedState: any Sendable { state }
 
     func replaceState(with value: Any) -> HandlerOutcome {

@@ -34,6 +34,7 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
     public let changes: [Change]
 
     public var description: String {
+        guard name != AnyAction.travelName else { return "— \(action); the steps after it were dropped" }
         let error = error.map { " ! \($0)" } ?? ""
         let lines = changes.flatMap { change in change.diff.map { "  \(change.store).\($0)" } }
         return (["#\(sequence) \(action)\(error)"] + lines).joined(separator: "\n")

@@ -34,6 +34,9 @@ struct JournalReplayer {
                 report.skipped.append(error)
             }
         }
+        report.differingStores = try expected.keys.sorted().filter { name in
+            try differs(store(named: name, number: lines.last?.number ?? 0), from: expected[name])
+        }
         return report
     }
 
@@ -111,12 +114,16 @@ struct JournalReplayer {
         guard report.mismatch == nil else { return }
         for (name, recorded) in expected.sorted(by: { $0.key < $1.key }) {
             let store = try store(named: name, number: number)
-            let state = store.erasedState
-            guard JSONValue(encoding: state)?.redacting(redacted) != recorded else { continue }
+            guard differs(store, from: recorded) else { continue }
             let old = (try? store.decodeState(recorded)) ?? recorded
-            noteMismatch(line, number: number, store: name, diff: StateDiff.lines(from: old, to: state))
+            noteMismatch(line, number: number, store: name, diff: StateDiff.lines(from: old, to: store.erasedState))
             return
         }
+    }
+
+    /// Whether the store's state, as JSON and redacted as the recording was, differs from `recorded`.
+    private func differs(_ store: any StateReplacing, from recorded: JSONValue?) -> Bool {
+        JSONValue(encoding: store.erasedState)?.redacting(redacted) != recorded
     }
 
     private mutating func noteMismatch(_ line: JournalLine, number: Int, store: String, diff: [String]) {

@@ -27,6 +27,8 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
     public var skipped: [JournalError] = []
     /// The first step whose resulting states differ from the recording; `nil` when all matched.
     public var mismatch: Mismatch?
+    /// The stores whose state at the end of the replay differs from the recording's last, by name.
+    public var differingStores: [String] = []
 
     /// Whether every replayed step left the stores as the recording says.
     public var allMatched: Bool { mismatch == nil }
