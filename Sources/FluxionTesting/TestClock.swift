@@ -106,7 +106,7 @@ public final class TestClock: Clock, Sendable {
     /// for something else cannot be made deterministic by a clock.
     public func advance(
         by duration: Duration,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -131,7 +131,7 @@ public final class TestClock: Clock, Sendable {
     /// Fails the test when something still waits after `timeout`, as a timer
     /// that never stops does.
     public func run(
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,

@@ -191,7 +191,7 @@ public final class TestDispatcher: Sendable {
     /// comes within `timeout`.
     public func receive(
         _ name: String,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -212,7 +212,7 @@ public final class TestDispatcher: Sendable {
     /// Waits for a typed action to reach the stores; see ``receive(_:timeout:fileID:filePath:line:column:_:)``.
     public func receive<Payload>(
         _ name: ActionName<Payload>,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -226,7 +226,7 @@ public final class TestDispatcher: Sendable {
     /// Ends the test: waits up to `timeout` for the dispatcher's tasks to end, then fails the test
     /// for any still running and, exhaustively, for any action not received.
     public func finish(
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,

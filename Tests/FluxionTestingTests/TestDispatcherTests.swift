@@ -147,7 +147,7 @@ final class LogStore: Store<Log>, DefaultInitializable, @unchecked Sendable {  /
             try dispatcher.dispatch(.add, payload: 5)
         }
 
-        try await test.receive(.add, timeout: .seconds(10)) {
+        try await test.receive(.add) {
             $0.modify(CounterStore.self) { $0.count = 5 }
             $0.modify(LogStore.self) { $0.lines = ["add 5"] }
         }

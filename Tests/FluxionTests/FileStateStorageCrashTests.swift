@@ -51,7 +51,7 @@ private struct SplitMix64: RandomNumberGenerator {
     /// rename): the loop still runs in full, in about 23 s, and still checks
     /// what matters most.
     @Test(.timeLimit(.minutes(2)))
-    func anArchiveKilledMidWriteIsWholeOldOrNew() throws {
+    func anArchiveKilledMidWriteIsWholeOldOrNew() async throws {
         let writer = try #require(crashWriterURL(), "FluxionCrashWriter was not built next to the test binary")
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
@@ -75,9 +75,10 @@ private struct SplitMix64: RandomNumberGenerator {
             process.standardError = errors
             try process.run()
 
-            let ready = readLine(from: output.fileHandleForReading)
+            let running = RunningWriter(process: process, output: output.fileHandleForReading)
+            let ready = await running.readLine()
             guard ready == "ready \(generation)" else {
-                process.waitUntilExit()
+                await running.waitUntilExit()
                 let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 Issue.record(
                     "\(context): the writer said \(ready.debugDescription), expected generation \(generation): \(message)"
@@ -87,7 +88,7 @@ private struct SplitMix64: RandomNumberGenerator {
             let pid = process.processIdentifier
             let crashMoment = DispatchTime.now() + .microseconds(Int.random(in: 0..<25_000, using: &random))
             DispatchQueue.global().asyncAfter(deadline: crashMoment) { kill(pid, SIGKILL) }
-            process.waitUntilExit()
+            await running.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal, context)
             kills += 1
 
@@ -110,18 +111,6 @@ private struct SplitMix64: RandomNumberGenerator {
             "at least one, in \(elapsed), seed \(seed)")
     }
 
-    /// Reads one line from `handle`, or what came before the end of the output.
-    private func readLine(from handle: FileHandle) -> String {
-        var line = Data()
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-            if chunk.contains(UInt8(ascii: "\n")) { break }
-        }
-        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// The `FluxionCrashWriter` built beside the test binary: `.build/<triple>/debug/`.
     private func crashWriterURL() -> URL? {
         var directories: [URL] = []
@@ -138,6 +127,37 @@ private struct SplitMix64: RandomNumberGenerator {
             directories
             .map { $0.appendingPathComponent("FluxionCrashWriter") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}
+
+/// The writer process, waited for on a Dispatch thread: blocking there leaves the cooperative pool
+/// (two threads here) to the tests that run meanwhile.
+private struct RunningWriter: @unchecked Sendable {  // NB: `process` and `output` are used by one thread at a time
+    let process: Process
+    let output: FileHandle
+
+    /// Reads one line of the output, or what came before its end.
+    func readLine() async -> String {
+        await offThePool {
+            var line = Data()
+            while true {
+                let chunk = output.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+                if chunk.contains(UInt8(ascii: "\n")) { break }
+            }
+            return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    func waitUntilExit() async {
+        await offThePool { process.waitUntilExit() }
+    }
+
+    private func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: body()) }
+        }
     }
 }
 
