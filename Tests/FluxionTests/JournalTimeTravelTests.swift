@@ -38,15 +38,15 @@ import Testing
     @Test func observersHearEachMoveAsATravelAndHandlersDoNotRun() throws {
         let (dispatcher, journal) = try makeJournal()
         let shelf = try dispatcher.store(ShelfStore.self)
-        let heard = Mutex<[String]>([])
+        let heard = LockedBox<[String]>([])
         let token = shelf.observe { change in
-            heard.withLock { $0.append("\(change.action.name) \(change.newState.books)") }
+            heard.withValue { $0.append("\(change.action.name) \(change.newState.books)") }
         }
 
         try journal.travel(to: 1)
         try journal.returnToPresent()
 
-        #expect(heard.withLock { $0 } == [#"Fluxion.travel ["Dune"]"#, #"Fluxion.travel ["Dune", "Emma"]"#])
+        #expect(heard.value == [#"Fluxion.travel ["Dune"]"#, #"Fluxion.travel ["Dune", "Emma"]"#])
         #expect(journal.records.count == 3)  // moves are not steps
         token.cancel()
     }
@@ -54,16 +54,16 @@ import Testing
     @Test func observationTrackersHearAMove() throws {
         let (dispatcher, journal) = try makeJournal()
         let shelf = try dispatcher.store(ShelfStore.self)
-        let told = Mutex(0)
+        let told = LockedBox(0)
         withObservationTracking {
             _ = shelf.state
         } onChange: {
-            told.withLock { $0 += 1 }
+            told.withValue { $0 += 1 }
         }
 
         try journal.stepBack()
 
-        #expect(told.withLock { $0 } == 1)
+        #expect(told.value == 1)
     }
 
     @Test func actionsAreRefusedInThePastUntilResumedOrReturned() throws {

@@ -96,12 +96,14 @@ extension Store {
         swap(&currentState, &state)
         let observers = self.observers
         let isRead = self.isRead
+        let tracked = trackedValues.list
         commitSerial &+= 1
         let serial = commitSerial
         lock.unlock()
         // NB: `state` now holds the old state, released by the caller, outside the lock.
-        guard !observers.isEmpty || isRead else { return false }
-        pendingChange = PendingChange(oldState: state, observers: observers, isRead: isRead, serial: serial)
+        guard !observers.isEmpty || isRead || !tracked.isEmpty else { return false }
+        pendingChange = PendingChange(
+            oldState: state, observers: observers, isRead: isRead, tracked: tracked, serial: serial)
         return true
     }
 
@@ -132,6 +134,7 @@ extension Store {
         }
         // NB: only code that has read `state` can be tracking it.
         if pending.isRead { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
+        for value in pending.tracked where value.hasChanged(pending.oldState, currentState) { value.tell(self) }
     }
 
     @usableFromInline
@@ -155,14 +158,20 @@ struct PendingChange<State: Sendable> {
     @usableFromInline let observers: ContiguousArray<AnyObserver?>
     /// Whether to tell observation tracking: the state was read.
     @usableFromInline let isRead: Bool
+    /// The values read through the store, to tell observation tracking of those that changed.
+    @usableFromInline let tracked: ContiguousArray<TrackedValue<State>>
     /// The store's commit count when the change was committed.
     @usableFromInline let serial: UInt64
 
     @usableFromInline
-    init(oldState: State, observers: ContiguousArray<AnyObserver?>, isRead: Bool, serial: UInt64) {
+    init(
+        oldState: State, observers: ContiguousArray<AnyObserver?>, isRead: Bool,
+        tracked: ContiguousArray<TrackedValue<State>>, serial: UInt64
+    ) {
         self.oldState = oldState
         self.observers = observers
         self.isRead = isRead
+        self.tracked = tracked
         self.serial = serial
     }
 }

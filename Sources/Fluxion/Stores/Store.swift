@@ -26,12 +26,15 @@ import Observation
 /// `Equatable`, an action that leaves it equal is no change: observers are
 /// not called. A store is `Observable`: code that reads ``state`` inside
 /// `withObservationTracking` (a SwiftUI view's `body`, for one) is told when
-/// an action changes it.
+/// an action changes it; code that reads one value of the state through the
+/// store, `store.unreadCount` (``subscript(dynamicMember:)``), is told only
+/// when that value changes.
 ///
 /// `Store` guards its state with a lock and is `@unchecked Sendable`; Swift
 /// asks each subclass to restate that conformance, as above. Keep the stored
 /// properties you add immutable (`let`, such as injected dependencies), or
 /// guard them yourself: handlers run on whichever thread dispatches.
+@dynamicMemberLookup
 open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`, or the dispatch turn, as marked
     @usableFromInline let lock = Lock()
     @usableFromInline let registrar = ObservationRegistrar()
@@ -64,6 +67,8 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     @usableFromInline @exclusivity(unchecked) final var commitSerial: UInt64 = 0
     /// The key-path observer groups, by key path. See `KeyPathObserverGroup`.
     @exclusivity(unchecked) final var keyPathGroups: [AnyKeyPath: AnyObserver] = [:]
+    /// The values of the state read through ``subscript(dynamicMember:)``, which Observation may track.
+    @usableFromInline @exclusivity(unchecked) final var trackedValues = TrackedValues<State>()
 
     // Owned by the dispatch turn:
 
@@ -95,6 +100,13 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
         lock.lock()
         defer { lock.unlock() }
         isRead = true
+        return visibleState
+    }
+
+    /// The state the calling thread sees: a transaction's own staged state, or the committed one.
+    /// NB: read with `lock` held.
+    @usableFromInline
+    final var visibleState: State {
         if let thread = stagedBy, thread == .current, let staged { return staged }
         return currentState
     }

@@ -94,17 +94,3 @@ func makeShelfDispatcher(drifting: Bool = false) throws -> Dispatcher {
 func temporaryJournalURL() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).jsonl")
 }
-
-/// A value behind a lock, for tests that collect from closures.
-final class Mutex<Value: Sendable>: @unchecked Sendable {  // `value` is touched only with `lock` held
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
