@@ -34,26 +34,34 @@ let scaled = { (workload: Workload) in
 }
 let selected = { (name: String) in filters.isEmpty || filters.contains(name) }
 
-let makers: [(String, () throws -> Workload)] = [
-    ("B1", Baselines.b1),
-    ("B2", { Baselines.b2("B2", count: 1_000, ops: 10_000) }),
-    ("B2x10", { Baselines.b2("B2x10", count: 10, ops: 1_000_000) }),
-    ("B3", Baselines.b3),
-    ("W1", { try Workloads.dispatching("W1", observers: 0, ops: 1_000_000) }),
-    ("W2", { try Workloads.dispatching("W2", observers: 10, ops: 1_000_000) }),
-    ("W3", { try Workloads.dispatching("W3", observers: 1_000, ops: 10_000) }),
-    ("W3t", { try Workloads.tokens(ops: 10_000) }),
-    ("W4", Workloads.roundRobin),
-    ("W5", Workloads.observeCancel),
-    ("W6", Workloads.waitForChain),
-    ("W7", Workloads.manyStores),
-    ("W8", Workloads.twoThreads),
-    ("W9", Workloads.untyped),
-    ("W10", Workloads.keyPathObservers),
-    ("W11", Workloads.middleware),
-    ("W13", { try Workloads.journal(writingToFile: false) }),
-    ("W13f", { try Workloads.journal(writingToFile: true) }),
-]
+let makers: [(String, () throws -> Workload)] =
+    [
+        ("B1", Baselines.b1),
+        ("B2", { Baselines.b2("B2", count: 1_000, ops: 10_000) }),
+        ("B2x10", { Baselines.b2("B2x10", count: 10, ops: 1_000_000) }),
+        ("B3", Baselines.b3),
+        ("W1", { try Workloads.dispatching("W1", observers: 0, ops: 1_000_000) }),
+        ("W2", { try Workloads.dispatching("W2", observers: 10, ops: 1_000_000) }),
+        ("W3", { try Workloads.dispatching("W3", observers: 1_000, ops: 10_000) }),
+        ("W3t", { try Workloads.tokens(ops: 10_000) }),
+        ("W4", Workloads.roundRobin),
+        ("W5", Workloads.observeCancel),
+        ("W6", Workloads.waitForChain),
+        ("W7", Workloads.manyStores),
+        ("W8", Workloads.twoThreads),
+        ("W9", Workloads.untyped),
+        ("W10", Workloads.keyPathObservers),
+        ("W11", Workloads.middleware),
+    ]
+    + BigStates.sizes.flatMap { size -> [(String, () throws -> Workload)] in
+        [
+            ("B12-\(size.label)", { BigStates.appending(label: size.label, count: size.count, ops: size.ops) }),
+            ("W12-\(size.label)", { try BigStates.dispatching(label: size.label, count: size.count, ops: size.ops) }),
+        ]
+    } + [
+        ("W13", { try Workloads.journal(writingToFile: false) }),
+        ("W13f", { try Workloads.journal(writingToFile: true) }),
+    ]
 
 let workloads = try makers.filter { selected($0.0) }.map { try scaled($0.1()) }
 var results = measure(workloads, runs: runs)
@@ -83,6 +91,9 @@ if let w1 = median("W1") {
     ratio("W7/W1", 1.2, median("W7").map { $0 / w1 })
     ratio("W8/W1", 3.0, median("W8").map { $0 / w1 })
     ratio("W11/W1", 1.5, median("W11").map { $0 / w1 })
+}
+if let small = median("W12-1k") {
+    ratio("W12-1M/W12-1k", 3.0, median("W12-1M").map { $0 / small })
 }
 
 if json {
