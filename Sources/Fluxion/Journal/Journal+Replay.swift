@@ -17,8 +17,11 @@ extension Journal {
     /// step, every store the journal names is compared with its recorded state
     /// (as JSON); the report names the first that differs, and replay goes on.
     ///
-    /// - Parameter skippingErrors: Whether a bad line is skipped (and listed in
-    ///   ``ReplayReport/skipped``) rather than ending the replay by throwing.
+    /// - Parameters:
+    ///   - url: The journal file.
+    ///   - dispatcher: A fresh dispatcher with the recording's store types registered.
+    ///   - skippingErrors: Whether a bad line is skipped (and listed in
+    ///     ``ReplayReport/skipped``) rather than ending the replay by throwing.
     /// - Throws: ``JournalError``, naming the line: the file cannot be read or
     ///   is not a journal (always thrown), a line is corrupt or cut short, an
     ///   action no store handles, a store not registered, a payload or state
