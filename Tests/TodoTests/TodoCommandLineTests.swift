@@ -68,30 +68,61 @@ import Testing
         #expect(overridden.output == "No todos.\n")
     }
 
-    @Test func theDefaultFileIsInTheCurrentDirectory() throws {
+    @Test func theDefaultFileIsInThePerUserDataDirectoryNotTheCurrentOne() throws {
         let sandbox = try TodoSandbox()
         defer { sandbox.remove() }
         _ = try sandbox.run("add", "Buy milk")
-        #expect(sandbox.fileNames() == ["todos.history.json", "todos.json"])
+        #expect(sandbox.fileNames(in: sandbox.dataDirectory.path) == ["todos.history.json", "todos.json"])
+        #expect(sandbox.fileNames() == [])
+        #expect(try sandbox.contents(of: sandbox.dataPath("todos.json")).contains("Buy milk"))
+    }
+
+    #if !canImport(Darwin)
+    @Test(arguments: ["", "relative/data"])
+    func withoutAnAbsoluteXDGDataHomeTheListIsInLocalShare(dataHome: String) throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        let run = try sandbox.run("add", "Buy milk", environment: ["XDG_DATA_HOME": dataHome])
+        #expect(run.status == 0, "\(run)")
+        #expect(sandbox.fileNames(in: sandbox.home.path + "/.local/share/fluxion-todo").contains("todos.json"))
+        #expect(!sandbox.exists(sandbox.dataHome.path))
+        #expect(sandbox.fileNames() == [])
+    }
+    #endif
+
+    @Test func helpSaysWhereTheListIsKept() throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        let help = try sandbox.run("help")
+        #expect(help.output.contains("\nyour list is kept in \(sandbox.dataPath("todos.json"))\n"), "\(help)")
+        let file = sandbox.path("lists/home.json")
+        #expect(try sandbox.run("--file", file, "help").output.contains("your list is kept in \(file)\n"))
+        let environment = ["TODO_FILE": sandbox.path("env.json")]
+        #expect(
+            try sandbox.run("help", environment: environment).output.contains(
+                "your list is kept in \(sandbox.path("env.json"))\n"))
+        #expect(!sandbox.exists(sandbox.dataDirectory.path), "help creates nothing")
     }
 
     @Test func aCorruptFileIsReportedKeptAsideAndTheListStartsEmpty() throws {
         let sandbox = try TodoSandbox()
         defer { sandbox.remove() }
-        try sandbox.write("{not json", to: "todos.json")
+        try sandbox.write("{not json", to: sandbox.dataPath("todos.json"))
         let listed = try sandbox.run("list")
         #expect(listed.status == 0, "\(listed)")
         #expect(listed.output == "No todos.\n")
-        let aside = try #require(sandbox.fileNames().first { $0.hasPrefix("todos.json.corrupt-") }, "\(listed)")
-        #expect(try sandbox.contents(of: aside) == "{not json")
-        #expect(listed.errors.hasPrefix("todo: \(sandbox.path("todos.json")) is corrupt"), "\(listed)")
-        #expect(listed.errors.contains("kept aside as \(sandbox.path(aside))"), "\(listed)")
+        let aside = try #require(
+            sandbox.fileNames(in: sandbox.dataDirectory.path).first { $0.hasPrefix("todos.json.corrupt-") },
+            "\(listed)")
+        #expect(try sandbox.contents(of: sandbox.dataPath(aside)) == "{not json")
+        #expect(listed.errors.hasPrefix("todo: \(sandbox.dataPath("todos.json")) is corrupt"), "\(listed)")
+        #expect(listed.errors.contains("kept aside as \(sandbox.dataPath(aside))"), "\(listed)")
         #expect(listed.errors.contains("starting with an empty list"), "\(listed)")
 
         let added = try sandbox.run("add", "Buy milk")
         #expect(added.status == 0)
         #expect(added.errors == "")
-        #expect(try sandbox.contents(of: aside) == "{not json")
+        #expect(try sandbox.contents(of: sandbox.dataPath(aside)) == "{not json")
     }
 
     struct BadInput: Sendable, CustomTestStringConvertible {
@@ -136,6 +167,7 @@ import Testing
         #expect(run.status == 0, "\(run)")
         #expect(run.output.hasPrefix("usage: todo"))
         #expect(sandbox.fileNames() == [])
+        #expect(!sandbox.exists(sandbox.dataDirectory.path))
         #expect(try sandbox.run("help").output == run.output)
     }
 

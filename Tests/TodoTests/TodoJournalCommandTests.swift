@@ -55,7 +55,7 @@ import Testing
         #expect(cut.status == 1, "\(cut)")
         #expect(
             cut.errors == "todo: line 3 of the journal is corrupt: it is cut short (written when the app stopped?)\n")
-        let foreign = try sandbox.run("replay", sandbox.path("todos.json"))
+        let foreign = try sandbox.run("replay", sandbox.dataPath("todos.json"))  // the list itself
         #expect(foreign.status == 1)
         #expect(foreign.errors.contains("is not a Fluxion journal: its first line is not a Fluxion journal header"))
     }
