@@ -8,16 +8,20 @@ import Observation
 /// creates the store on first need and keeps it for its own life.
 ///
 /// ```swift
-/// struct Counter: Sendable { var count = 0 }
+/// struct Counter: DefaultInitializable, Sendable { var count = 0 }
 ///
 /// final class CounterStore: Store<Counter>, DefaultInitializable, @unchecked Sendable {
-///     init() { super.init(initialState: Counter()) }
-///
-///     override class var handlers: HandlerTable<Counter> {
+///     override class var handlers: Handlers {
 ///         HandlerTable().on(.increment) { state, action in state.count += action.payload }
 ///     }
 /// }
 /// ```
+///
+/// The store inherits `init()`, starting from `Counter()`, because its state
+/// is ``DefaultInitializable``; conforming the store too lets the dispatcher
+/// create it (`try dispatcher.register(CounterStore.self)`). A store whose
+/// state has no `init()` declares `init() { super.init(initialState: …) }`,
+/// and one that needs dependencies registers with a factory.
 ///
 /// Only handlers change the state, and each action's changes commit together,
 /// in every store it reaches, or not at all (see ``Dispatcher``). Reading
@@ -82,6 +86,12 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
         currentState = initialState
         isEqual = equality(of: State.self)
     }
+
+    /// The type of the store's handler table, `HandlerTable<State>`.
+    ///
+    /// A subclass names it without restating its state type:
+    /// `override class var handlers: Handlers { … }`.
+    public typealias Handlers = HandlerTable<State>
 
     /// The store type's handlers; override to declare them.
     ///
