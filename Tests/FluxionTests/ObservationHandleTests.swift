@@ -12,11 +12,6 @@ enum OwnedObserverForm: CaseIterable, Sendable {
     case wholeDispatcherQueued
 }
 
-/// A weak reference, read on the test's thread only.
-private struct Weak<Object: AnyObject> {
-    weak var object: Object?
-}
-
 /// Adds an observer of `form` for `owner`, which appends each new total to `seen` (and, queued,
 /// arrives at `arrived`); its closure alone holds `canary`.
 private func observe(
