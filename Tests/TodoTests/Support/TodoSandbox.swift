@@ -89,12 +89,15 @@ struct TodoSandbox {
 
     /// Runs `todo` with `arguments`, standard input from `input` (or empty), `$TODO_FILE` unset, and
     /// `$HOME` and `$XDG_DATA_HOME` in the sandbox, unless `environment` says otherwise.
-    func run(_ arguments: String..., input: String = "", environment: [String: String] = [:]) throws -> TodoRun {
-        try run(arguments, input: input, environment: environment)
+    func run(_ arguments: String..., input: String = "", environment: [String: String] = [:]) async throws -> TodoRun {
+        try await run(arguments, input: input, environment: environment)
     }
 
     /// Runs `todo` with `arguments`; see ``run(_:input:environment:)``.
-    func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> TodoRun {
+    ///
+    /// NB: waits for the process without blocking a thread: Swift Testing runs tests on the few
+    /// threads of the cooperative pool, and tests whose tasks must run meanwhile would starve.
+    func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async throws -> TodoRun {
         let id = UUID().uuidString
         let inputURL = root.appendingPathComponent("\(id).in")
         let outputURL = root.appendingPathComponent("\(id).out")
@@ -128,8 +131,15 @@ struct TodoSandbox {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        try process.run()
-        process.waitUntilExit()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
         return TodoRun(
             status: process.terminationStatus,
             exited: process.terminationReason == .exit,
