@@ -17,7 +17,7 @@ let package = Package(
         // The example app: its stores, actions, parser and views, testable without a process...
         .target(name: "TodoCore", dependencies: ["Fluxion"], path: "Example/TodoCore"),
         // ...and the thin `todo` executable: the terminal, the interactive loop, exit statuses.
-        .executableTarget(name: "TodoCLI", dependencies: ["TodoCore"], path: "Example/TodoCLI"),
+        .executableTarget(name: "TodoCLI", dependencies: ["TodoCore", "Fluxion"], path: "Example/TodoCLI"),
         .executableTarget(name: "FluxionBenchmarks", dependencies: ["Fluxion", "CHeapUsage"]),
         .target(name: "CHeapUsage"),
         // Killed mid-write by the crash-safety test; a dependency of the tests so that it is built with them.

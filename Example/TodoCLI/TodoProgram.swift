@@ -33,7 +33,7 @@ struct TodoProgram {
 
         let isInteractive = invocation.command == nil && (invocation.isInteractive || isatty(STDIN_FILENO) == 1)
         if invocation.command == .help || (invocation.command == nil && !isInteractive) {
-            Console.print(HelpText.text)
+            Console.print(HelpText.text(for: file))
             return 0
         }
 
@@ -60,7 +60,7 @@ struct TodoProgram {
         }
         let view = ListView(app: app, write: Console.print)
         view.startObserving()
-        let runner = CommandRunner(app: app, journal: journal)
+        let runner = CommandRunner(app: app, file: file, journal: journal)
 
         var status: Int32 = 0
         if let command = invocation.command {

@@ -87,6 +87,19 @@ public final class TestDispatcher: Sendable {
         try register(type, initialState: initialState) { S() }
     }
 
+    /// Not available: the dispatcher cannot create a store type that is not `DefaultInitializable`.
+    ///
+    /// Conform the store type to `DefaultInitializable`, or register it with
+    /// a factory, ``register(_:initialState:factory:)``.
+    @available(
+        *, unavailable,
+        message:
+            "register(_:initialState:) creates the store with init(): conform the store type to DefaultInitializable, or pass a factory, as in register(MyStore.self) { MyStore(api: api) }"
+    )
+    public func register<State: Sendable & Equatable, S: Store<State>>(_ type: S.Type, initialState: State? = nil)
+        throws
+    {}
+
     /// Registers a store type created with `factory`, its state seeded with `initialState` if given, and tracks it.
     public func register<State: Sendable & Equatable, S: Store<State>>(
         _ type: S.Type,

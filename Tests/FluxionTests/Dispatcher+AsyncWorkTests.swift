@@ -120,11 +120,13 @@ private func makeAsyncWorkStore() throws -> (Dispatcher, AsyncWorkStore) {
 
         for succeeds in [true, false] {
             let task = dispatcher.dispatchTask { dispatcher in
+                let result: Result<[Int], any Error>
                 do {
-                    try dispatcher.dispatch(.loaded, result: .success(try await fetch(succeeds)))
+                    result = .success(try await fetch(succeeds))
                 } catch {
-                    try dispatcher.dispatch(.loaded, result: .failure(error))
+                    result = .failure(error)
                 }
+                try dispatcher.dispatch(.loaded, result: result)
             }
             try await task.value
         }

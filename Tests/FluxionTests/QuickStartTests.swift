@@ -4,7 +4,7 @@ import Testing
 
 // The README's Quick Start, verbatim between the markers (a test below checks the README holds it).
 // quick-start-begin
-struct Counter: Sendable {
+struct Counter: DefaultInitializable, Sendable {
     var count = 0
 }
 
@@ -13,9 +13,7 @@ extension ActionName where Payload == Int {
 }
 
 final class CounterStore: Store<Counter>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
-    init() { super.init(initialState: Counter()) }
-
-    override class var handlers: HandlerTable<Counter> {
+    override class var handlers: Handlers {
         HandlerTable().on(.increment) { state, action in state.count += action.payload }
     }
 }

@@ -2,24 +2,27 @@ import Foundation
 import Testing
 
 /// `--record`, `history`, `replay`, `back` and `forward`, run through the built `todo` executable.
-@Suite struct TodoJournalCommandTests {
+///
+/// One test at a time, as ``TodoCommandLineTests``.
+@Suite(.serialized) struct TodoJournalCommandTests {
     private let session = "add Buy milk\nadd Walk the dog\ndone 2\nback\nadd Call mom\nquit\n"
 
-    @Test func aRecordedSessionPrintsItsHistoryAndReplaysToTheSameList() throws {
+    @Test func aRecordedSessionPrintsItsHistoryAndReplaysToTheSameList() async throws {
         let sandbox = try TodoSandbox()
         defer { sandbox.remove() }
-        _ = try sandbox.run("add", "Old item")  // the recording starts from a list that is not empty
-        let recorded = try sandbox.run(["--interactive", "--record", sandbox.path("session.jsonl")], input: session)
+        _ = try await sandbox.run("add", "Old item")  // the recording starts from a list that is not empty
+        let recorded = try await sandbox.run(
+            ["--interactive", "--record", sandbox.path("session.jsonl")], input: session)
         #expect(recorded.status == 0, "\(recorded)")
         #expect(recorded.output.contains("at action 2 of 3"))
 
-        let history = try sandbox.run("history", sandbox.path("session.jsonl"))
+        let history = try await sandbox.run("history", sandbox.path("session.jsonl"))
         #expect(history.status == 0, "\(history)")
         #expect(history.output.contains("#3 completeTodo(2)\n  TodoStore.items[1].isDone: false → true\n"))
         #expect(history.output.contains("— resumed from step 2; the steps after it were dropped\n"))
         #expect(history.output.contains("#3 addTodo(Call mom)\n  TodoStore.items[3]: + [ ] Call mom\n"))
 
-        let replay = try sandbox.run("replay", sandbox.path("session.jsonl"))
+        let replay = try await sandbox.run("replay", sandbox.path("session.jsonl"))
         #expect(replay.status == 0, "\(replay)")
         #expect(replay.output.contains("All states matched the recording."))
         #expect(
@@ -28,10 +31,10 @@ import Testing
             ))
     }
 
-    @Test func backAndForwardTravelThroughTheSession() throws {
+    @Test func backAndForwardTravelThroughTheSession() async throws {
         let sandbox = try TodoSandbox()
         defer { sandbox.remove() }
-        let run = try sandbox.run(
+        let run = try await sandbox.run(
             ["--interactive"], input: "add A\nadd B\nback\nback\nforward\nforward\nforward\nquit\n")
         #expect(run.output.contains("1. [ ] A\nat action 1 of 2\n"), "\(run)")
         #expect(run.output.contains("at action 0 of 2\n"))
@@ -39,31 +42,31 @@ import Testing
         #expect(run.errors.contains("the journal has no step 3; it holds steps 0 to 2"))
     }
 
-    @Test func aCorruptJournalIsAnErrorNamingItsLine() throws {
+    @Test func aCorruptJournalIsAnErrorNamingItsLine() async throws {
         let sandbox = try TodoSandbox()
         defer { sandbox.remove() }
-        _ = try sandbox.run(
+        _ = try await sandbox.run(
             ["--interactive", "--record", sandbox.path("session.jsonl")], input: "add A\nadd B\nquit\n")
         let text = try sandbox.contents(of: "session.jsonl")
         try sandbox.write(text.replacingOccurrences(of: #""kind":"action""#, with: #""kind":"actio"#), to: "bad.jsonl")
         try sandbox.write(String(text.dropLast(10)), to: "cut.jsonl")
 
-        let bad = try sandbox.run("replay", sandbox.path("bad.jsonl"))
+        let bad = try await sandbox.run("replay", sandbox.path("bad.jsonl"))
         #expect(bad.status == 1, "\(bad)")
         #expect(bad.errors == "todo: line 2 of the journal is corrupt: it is not a journal line\n")
-        let cut = try sandbox.run("history", sandbox.path("cut.jsonl"))
+        let cut = try await sandbox.run("history", sandbox.path("cut.jsonl"))
         #expect(cut.status == 1, "\(cut)")
         #expect(
             cut.errors == "todo: line 3 of the journal is corrupt: it is cut short (written when the app stopped?)\n")
-        let foreign = try sandbox.run("replay", sandbox.path("todos.json"))
+        let foreign = try await sandbox.run("replay", sandbox.dataPath("todos.json"))  // the list itself
         #expect(foreign.status == 1)
         #expect(foreign.errors.contains("is not a Fluxion journal: its first line is not a Fluxion journal header"))
     }
 
-    @Test func travellingOutsideAnInteractiveSessionIsAUsageError() throws {
+    @Test func travellingOutsideAnInteractiveSessionIsAUsageError() async throws {
         let sandbox = try TodoSandbox()
         defer { sandbox.remove() }
-        let back = try sandbox.run("back")
+        let back = try await sandbox.run("back")
         #expect(back.status == 2)
         #expect(
             back.errors.hasPrefix(

@@ -7,12 +7,14 @@ import Foundation
 /// the observers (``ListView``), not here. A query returns the text to print.
 public struct CommandRunner: Sendable {
     private let app: TodoApp
+    private let file: TodoFile
     private let journal: Journal?
 
-    /// Creates a runner for `app`; `journal`, recording the app's dispatcher, lets `back` and `forward`
-    /// travel through the session's actions and `history` print them.
-    public init(app: TodoApp, journal: Journal? = nil) {
+    /// Creates a runner for `app`, whose state is kept in `file`; `journal`, recording the app's
+    /// dispatcher, lets `back` and `forward` travel through the session's actions and `history` print them.
+    public init(app: TodoApp, file: TodoFile, journal: Journal? = nil) {
         self.app = app
+        self.file = file
         self.journal = journal
     }
 
@@ -53,7 +55,7 @@ public struct CommandRunner: Sendable {
         case .back, .forward:
             return try travel(command)
         case .help:
-            return HelpText.text
+            return HelpText.text(for: file)
         case .quit:
             break
         }

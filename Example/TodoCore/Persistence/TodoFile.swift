@@ -3,7 +3,9 @@ import Foundation
 /// Where `todo` keeps its state: a `.json` file, plus two companions beside it.
 ///
 /// The file is `--file PATH` if given, else `$TODO_FILE`, else `todos.json`
-/// in the current directory. ``FileStateStorage`` keeps an archive as
+/// in the per-user data directory (``dataDirectory(environment:convention:)``):
+/// where command-line tools keep their users' data, never the current
+/// directory. ``FileStateStorage`` keeps an archive as
 /// `<directory>/<key>.json`, so the file's directory is the storage's and
 /// its name without `.json` is the key; the filter and the undo history live
 /// in `<key>.filter.json` and `<key>.history.json` beside it.
@@ -11,8 +13,11 @@ public struct TodoFile: Equatable, Sendable {
     /// The environment variable that names the file when `--file` is not given.
     public static let environmentVariable = "TODO_FILE"
 
-    /// The file used when neither `--file` nor the environment names one, in the current directory.
+    /// The name of the file used when neither `--file` nor the environment names one.
     public static let defaultName = "todos.json"
+
+    /// The name of `todo`'s folder in the per-user data directory.
+    public static let dataFolderName = "fluxion-todo"
 
     /// The file, as an absolute URL.
     public let url: URL
@@ -28,11 +33,48 @@ public struct TodoFile: Equatable, Sendable {
         self.url = url
     }
 
-    /// The file named by the `--file` option, else by the environment, else the default.
-    public static func resolve(option: String?, environment: [String: String]) throws -> TodoFile {
+    /// The file named by the `--file` option, else by the environment, else
+    /// ``defaultName`` in the ``dataDirectory(environment:convention:)``.
+    public static func resolve(
+        option: String?,
+        environment: [String: String],
+        convention: DataDirectoryConvention = .current
+    ) throws -> TodoFile {
         if let option { return try TodoFile(path: option) }
         if let path = environment[environmentVariable], !path.isEmpty { return try TodoFile(path: path) }
-        return try TodoFile(path: defaultName)
+        let directory = dataDirectory(environment: environment, convention: convention)
+        return try TodoFile(path: directory.appendingPathComponent(defaultName).path)
+    }
+
+    /// The per-user directory `todo` keeps its lists in by default; nothing is created here.
+    ///
+    /// - ``DataDirectoryConvention/xdg`` (Linux and other Unix systems):
+    ///   `$XDG_DATA_HOME/fluxion-todo`, or `~/.local/share/fluxion-todo` when
+    ///   `XDG_DATA_HOME` is unset, empty or relative (as the XDG Base
+    ///   Directory specification says).
+    /// - ``DataDirectoryConvention/applicationSupport`` (Apple platforms):
+    ///   `~/Library/Application Support/fluxion-todo`.
+    ///
+    /// `~` is `$HOME`, or the account's home directory when `HOME` is unset.
+    public static func dataDirectory(
+        environment: [String: String],
+        convention: DataDirectoryConvention = .current
+    ) -> URL {
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        let base: URL
+        switch convention {
+        case .xdg:
+            if let path = environment["XDG_DATA_HOME"], path.hasPrefix("/") {
+                base = URL(fileURLWithPath: path, isDirectory: true)
+            } else {
+                base = home.appendingPathComponent(".local/share", isDirectory: true)
+            }
+        case .applicationSupport:
+            base = home.appendingPathComponent("Library/Application Support", isDirectory: true)
+        }
+        return base.appendingPathComponent(dataFolderName, isDirectory: true).standardizedFileURL
     }
 
     /// The file's path.

@@ -7,6 +7,17 @@ extension Dispatcher {
         try register(type) { S() }
     }
 
+    /// Not available: the dispatcher cannot create a store type that is not ``DefaultInitializable``.
+    ///
+    /// Conform the store type to ``DefaultInitializable`` (it, or its state,
+    /// needs `init()`), or register it with a factory, ``register(_:factory:)``.
+    @available(
+        *, unavailable,
+        message:
+            "register(_:) creates the store with init(): conform the store type to DefaultInitializable, or pass a factory, as in register(MyStore.self) { MyStore(api: api) }"
+    )
+    public func register<State, S: Store<State>>(_ type: S.Type) throws {}
+
     /// Registers a store type that the dispatcher creates with `factory` on first need.
     ///
     /// Use a factory for stores that need dependencies:
@@ -69,6 +80,17 @@ extension Dispatcher {
     public func register<State, S: Store<State> & DefaultInitializable>(_ type: S.Type, initialState: State) throws {
         try register(type, initialState: initialState) { S() }
     }
+
+    /// Not available: the dispatcher cannot create a store type that is not ``DefaultInitializable``.
+    ///
+    /// Conform the store type to ``DefaultInitializable``, or register it with
+    /// a factory, ``register(_:initialState:factory:)``.
+    @available(
+        *, unavailable,
+        message:
+            "register(_:initialState:) creates the store with init(): conform the store type to DefaultInitializable, or pass a factory, as in register(MyStore.self, initialState: state) { MyStore(api: api) }"
+    )
+    public func register<State, S: Store<State>>(_ type: S.Type, initialState: State) throws {}
 
     /// Registers a store type created with `factory` whose state starts as `initialState`.
     ///

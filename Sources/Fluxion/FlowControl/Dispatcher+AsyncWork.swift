@@ -17,18 +17,25 @@ extension Dispatcher {
 
     /// Starts asynchronous work — an async action creator — in a new task, and returns the task.
     ///
-    /// Report success and failure on one action name, with a payload or an error:
+    /// Report success and failure on one action name, with a payload or an
+    /// error, dispatched exactly once:
     ///
     /// ```swift
     /// let task = dispatcher.dispatchTask { dispatcher in
+    ///     let result: Result<[Todo], any Error>
     ///     do {
-    ///         try dispatcher.dispatch(.todosLoaded, result: .success(try await api.fetchTodos()))
+    ///         result = .success(try await api.fetchTodos())
     ///     } catch {
-    ///         try dispatcher.dispatch(.todosLoaded, result: .failure(error))
+    ///         result = .failure(error)  // the request's error, and nothing else
     ///     }
+    ///     try dispatcher.dispatch(.todosLoaded, result: result)  // exactly once
     /// }
     /// task.cancel()  // to give up
     /// ```
+    ///
+    /// Keep the dispatch out of the `do`: an error a handler throws (which
+    /// rolls the action back) then ends the task, instead of being caught and
+    /// dispatched as a second, failed `todosLoaded`.
     ///
     /// The dispatcher tracks the task until it ends: ``waitUntilDrained()``
     /// waits for it, and ``cancelAllTasks()`` cancels it. Once it is

@@ -41,6 +41,12 @@ final class ChangeRelay: @unchecked Sendable {  // `collected` is owned by the d
         if sawGone { remove { $0.isGone } }
     }
 
+    /// Stops an owner-bound observer for good, and removes it from the list.
+    func cancel(_ observer: OwnedRelayObserver<some AnyObject & Sendable>) {
+        lock.withLock { observer.isCancelled = true }
+        remove { $0 === observer }
+    }
+
     /// Removes the observers `isRemoved` picks; call with no lock held.
     ///
     /// NB: `isRemoved` runs outside the lock (it may load a weak owner, and so
@@ -81,23 +87,29 @@ class RelayObserver {
     var isGone: Bool { true }
 }
 
-/// A whole-dispatcher observer that lives as long as its owner.
-final class OwnedRelayObserver<Owner: AnyObject & Sendable>: RelayObserver {
+/// A whole-dispatcher observer that lives as long as its owner, or until its handle cancels it.
+final class OwnedRelayObserver<Owner: AnyObject & Sendable>: RelayObserver, @unchecked Sendable {
+    // NB: `isCancelled` is guarded by the relay's lock; `owner` is written once, in `init`.
     private weak var owner: Owner?
     private let body: @Sendable (Owner, AnyStoreChange) -> Void
+    /// The relay's lock.
+    private let lock: Lock
+    @exclusivity(unchecked) var isCancelled = false
 
-    init(owner: Owner, body: @escaping @Sendable (Owner, AnyStoreChange) -> Void) {
+    init(owner: Owner, lock: Lock, body: @escaping @Sendable (Owner, AnyStoreChange) -> Void) {
         self.owner = owner
+        self.lock = lock
         self.body = body
     }
 
     override func notify(_ change: AnyStoreChange, lock: Lock) -> Bool {
-        guard let owner else { return false }
+        // NB: read under the lock for each change, so no call follows a finished `cancel`.
+        guard !lock.withLock({ isCancelled }), let owner else { return false }
         body(owner, change)
         return true
     }
 
-    override var isGone: Bool { owner == nil }
+    override var isGone: Bool { lock.withLock { isCancelled } || owner == nil }
 }
 
 /// A whole-dispatcher observer that lives until its token is cancelled or released.

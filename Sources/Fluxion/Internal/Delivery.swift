@@ -18,14 +18,15 @@ struct Delivery: Sendable {
     @usableFromInline
     static var mainActor: Delivery { Delivery(on: .main) }
 
-    /// `body`, called on the queue while its owner lives.
+    /// `body`, called on the queue while its owner lives and `gate` is open.
     @usableFromInline
     func owned<Owner: AnyObject & Sendable, Change: Sendable>(
-        _ body: @escaping @Sendable (Owner, Change) -> Void
+        _ body: @escaping @Sendable (Owner, Change) -> Void,
+        by gate: DeliveryGate
     ) -> @Sendable (Owner, Change) -> Void {
         { [queue] owner, change in
             queue.async { [weak owner] in
-                if let owner { body(owner, change) }
+                gate.ifOpen { if let owner { body(owner, change) } }
             }
         }
     }

@@ -23,11 +23,13 @@ class Observer<State: Sendable>: AnyObserver {
     func notify(_ change: StoreChange<State>, lock: Lock) -> Bool { false }
 }
 
-/// An observer that lives as long as its owner.
+/// An observer that lives as long as its owner, or until its ``ObservationHandle`` cancels it.
 @usableFromInline
-final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observer<State> {
+final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observer<State>, @unchecked Sendable {
+    // NB: `isCancelled` is guarded by the store's lock; `owner` is written once, in `init`.
     private weak var owner: Owner?
     private let body: @Sendable (Owner, StoreChange<State>) -> Void
+    @exclusivity(unchecked) private var isCancelled = false
 
     @usableFromInline
     init(owner: Owner, body: @escaping @Sendable (Owner, StoreChange<State>) -> Void) {
@@ -36,15 +38,34 @@ final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observe
     }
 
     override func notify(_ change: StoreChange<State>, lock: Lock) -> Bool {
-        guard let owner else { return false }
+        // NB: read under the lock for each change, so no call follows a finished `cancel`.
+        lock.lock()
+        let isCancelled = self.isCancelled
+        lock.unlock()
+        guard !isCancelled, let owner else { return false }
         body(owner, change)
         return true
     }
 
     override func isGone(keepingOwnerIn owners: inout [AnyObject]) -> Bool {
-        guard let owner else { return true }
+        guard !isCancelled, let owner else { return true }
         owners.append(owner)
         return false
+    }
+
+    /// A handle that cancels this observer of `store`; neither keeps the other, nor the store, alive.
+    @usableFromInline
+    func handle(in store: Store<State>, closing gate: DeliveryGate? = nil) -> ObservationHandle {
+        ObservationHandle(lock: store.lock) { [weak store] in
+            gate?.cancel()
+            store?.cancel(self)
+        }
+    }
+
+    /// Marks the observer cancelled; `false` if it was already. Call under the store's lock.
+    func markCancelled() -> Bool {
+        defer { isCancelled = true }
+        return !isCancelled
     }
 }
 

@@ -9,9 +9,26 @@
 ///     if let todos = change.change(as: TodoList.self) { logger.count(todos.newState.items) }
 /// }
 /// ```
+///
+/// A change does not keep its store alive: ``store`` is a weak reference,
+/// `nil` once the store is gone (its dispatcher released, or the type
+/// unregistered). A change kept in a log, or waiting in a
+/// ``Dispatcher/changes`` buffer, holds the states and the action, not the
+/// store; ``storeType``, ``change(as:)`` and the states stay available.
 public struct AnyStoreChange: Sendable {
-    /// The store that changed.
-    public let store: any AnyObject & Sendable
+    /// The store that changed, while it exists; `nil` once it is gone.
+    ///
+    /// A weak reference: keeping a change does not keep its store, or the
+    /// store's observers and streams, alive.
+    public var store: (any AnyObject & Sendable)? {
+        reference.store
+    }
+
+    /// The type of the store that changed, for example `TodoStore.self`; known even once the store is gone.
+    public let storeType: any AnyObject.Type
+
+    /// The weak reference to the store, shared by the changes of one store.
+    let reference: StoreReference
 
     /// The state before the action.
     public let oldState: any Sendable
@@ -27,19 +44,20 @@ public struct AnyStoreChange: Sendable {
 
     /// Erases the state type of a store's change.
     public init<State>(_ change: StoreChange<State>, of store: Store<State>) {
-        self.store = store
+        self.init(change, reference: StoreReference(store))
+    }
+
+    /// Erases the state type of a change of the store `reference` refers to.
+    init<State>(_ change: StoreChange<State>, reference: StoreReference) {
+        self.reference = reference
+        self.storeType = reference.type
         self.oldState = change.oldState
         self.newState = change.newState
         self.action = change.action
         self.isCurrentState = change.isCurrentState
     }
 
-    /// The type of the store that changed, for example `TodoStore.self`.
-    public var storeType: any AnyObject.Type {
-        type(of: store)
-    }
-
-    /// The store that changed, as the given type, or `nil` when it has another type.
+    /// The store that changed, as the given type; `nil` when it has another type, or is gone.
     public func store<S: AnyObject>(as type: S.Type) -> S? {
         store as? S
     }

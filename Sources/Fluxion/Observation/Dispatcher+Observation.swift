@@ -24,14 +24,15 @@ extension Dispatcher {
     ///   - sendingCurrentState: Whether to call `handler` right away with the
     ///   current state of each store created so far; `false` by default.
     ///   - handler: Called with the owner and each change.
+    /// - Returns: A handle that stops the observer early; releasing it does not.
+    @discardableResult
     public func observe<Owner: AnyObject & Sendable>(
         owner: Owner,
         on queue: DispatchQueue? = nil,
         sendingCurrentState: Bool = false,
         _ handler: @escaping @Sendable (Owner, AnyStoreChange) -> Void
-    ) {
-        let body = queue.map { Delivery(on: $0).owned(handler) } ?? handler
-        add(OwnedRelayObserver(owner: owner, body: body), sendingCurrentState: sendingCurrentState)
+    ) -> ObservationHandle {
+        observe(owner: owner, through: queue.map(Delivery.init(on:)), sendingCurrentState: sendingCurrentState, handler)
     }
 
     /// Calls `handler` with each change of each of the dispatcher's stores until the token is cancelled or released.
@@ -63,15 +64,40 @@ extension Dispatcher {
     ///
     /// Calls are queued on the main queue, in order; a call is skipped if the
     /// owner is gone by then.
+    ///
+    /// - Returns: A handle that stops the observer early (no queued call starts
+    ///   after ``ObservationHandle/cancel()`` returns); releasing it does not.
+    @discardableResult
     public func observeOnMainActor<Owner: AnyObject & Sendable>(
         owner: Owner,
         sendingCurrentState: Bool = false,
         _ handler: @escaping @MainActor @Sendable (Owner, AnyStoreChange) -> Void
-    ) {
-        let body = Delivery.mainActor.owned { (owner: Owner, change: AnyStoreChange) in
+    ) -> ObservationHandle {
+        observe(owner: owner, through: .mainActor, sendingCurrentState: sendingCurrentState) { owner, change in
             MainActor.assumeIsolated { handler(owner, change) }
         }
-        add(OwnedRelayObserver(owner: owner, body: body), sendingCurrentState: sendingCurrentState)
+    }
+
+    /// A whole-dispatcher owner-bound observer, called directly or, given a `delivery`, through it.
+    private func observe<Owner: AnyObject & Sendable>(
+        owner: Owner,
+        through delivery: Delivery?,
+        sendingCurrentState: Bool,
+        _ handler: @escaping @Sendable (Owner, AnyStoreChange) -> Void
+    ) -> ObservationHandle {
+        var gate: DeliveryGate?
+        var body = handler
+        if let delivery {
+            let queued = DeliveryGate()
+            gate = queued
+            body = delivery.owned(handler, by: queued)
+        }
+        let observer = OwnedRelayObserver(owner: owner, lock: relay.lock, body: body)
+        add(observer, sendingCurrentState: sendingCurrentState)
+        return ObservationHandle(lock: relay.lock) { [weak relay, gate] in
+            gate?.cancel()
+            relay?.cancel(observer)
+        }
     }
 
     /// Calls `handler` on the main actor with each change of each store until the token is cancelled or released.

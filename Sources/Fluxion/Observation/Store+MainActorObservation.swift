@@ -19,15 +19,17 @@ extension Store {
     ///   - sendingCurrentState: Whether to queue a first call with the current
     ///   state (``StoreChange/isCurrentState``); `false` by default.
     ///   - handler: Called on the main actor with the owner and each change.
+    /// - Returns: A handle that stops the observer early (no queued call starts
+    ///   after ``ObservationHandle/cancel()`` returns); releasing it does not.
+    @discardableResult
     public final func observeOnMainActor<Owner: AnyObject & Sendable>(
         owner: Owner,
         sendingCurrentState: Bool = false,
         _ handler: @escaping @MainActor @Sendable (Owner, StoreChange<State>) -> Void
-    ) {
-        let body = Delivery.mainActor.owned { (owner: Owner, change: StoreChange<State>) in
+    ) -> ObservationHandle {
+        observe(owner: owner, through: .mainActor, sendingCurrentState: sendingCurrentState) { owner, change in
             MainActor.assumeIsolated { handler(owner, change) }
         }
-        add(OwnedObserver(owner: owner, body: body), sendingCurrentState: sendingCurrentState)
     }
 
     /// Calls `handler` on the main actor with each change of this store until the token is cancelled or released.

@@ -19,14 +19,17 @@ extension Store {
     ///
     /// With `sendingCurrentState`, `handler` is also called once right away
     /// with the current value (then ``ValueChange/oldValue`` equals ``ValueChange/newValue``).
+    ///
+    /// - Returns: A handle that stops the observer early; releasing it does not.
     @inlinable
+    @discardableResult
     public final func observe<Owner: AnyObject & Sendable, Value: Equatable & Sendable>(
         owner: Owner,
         _ keyPath: KeyPath<State, Value> & Sendable,
         on queue: DispatchQueue? = nil,
         sendingCurrentState: Bool = false,
         _ handler: @escaping @Sendable (Owner, ValueChange<Value>) -> Void
-    ) {
+    ) -> ObservationHandle {
         observe(
             owner: owner,
             selecting: { $0[keyPath: keyPath] },
@@ -50,7 +53,10 @@ extension Store {
     ///     onChange: { owner, items in owner.reload(items.newValue) }
     /// )
     /// ```
+    ///
+    /// - Returns: A handle that stops the observer early; releasing it does not.
     @inlinable
+    @discardableResult
     public final func observe<Owner: AnyObject & Sendable, Value: Sendable>(
         owner: Owner,
         selecting select: @escaping @Sendable (State) -> Value,
@@ -58,7 +64,7 @@ extension Store {
         on queue: DispatchQueue? = nil,
         sendingCurrentState: Bool = false,
         onChange handler: @escaping @Sendable (Owner, ValueChange<Value>) -> Void
-    ) {
+    ) -> ObservationHandle {
         observe(owner: owner, on: queue, sendingCurrentState: sendingCurrentState) { owner, change in
             if let valueChange = Self.valueChange(change, select, isEqual) { handler(owner, valueChange) }
         }

@@ -24,6 +24,17 @@ extension Dispatcher {
         try register(type, persistence: persistence) { S() }
     }
 
+    /// Not available: the dispatcher cannot create a store type that is not ``DefaultInitializable``.
+    ///
+    /// Conform the store type to ``DefaultInitializable``, or register it with
+    /// a factory, ``register(_:persistence:factory:)``.
+    @available(
+        *, unavailable,
+        message:
+            "register(_:persistence:) creates the store with init(): conform the store type to DefaultInitializable, or pass a factory, as in register(MyStore.self, persistence: persistence) { MyStore(api: api) }"
+    )
+    public func register<State, S: Store<State>>(_ type: S.Type, persistence: Persistence<State>) throws {}
+
     /// Registers a store type whose state is archived, created with `factory` on first need.
     ///
     /// ```swift

@@ -24,22 +24,36 @@ import Android
 /// leaves the old archive or the new one, never a torn file. Loading an
 /// archive removes temporary files a crash left behind for that key.
 ///
-/// The directory is created on the first save if it does not exist. One
-/// process at a time should use a directory.
+/// The directory, and any missing parent of it, is created on the first
+/// save. One process at a time should use a directory.
+///
+/// The files are private by default: archives and their temporary files are
+/// created readable and writable by the owner only (`0600`), and the
+/// directories the storage creates are `0700`; an archive written by a save
+/// replaces the old file, mode included. A directory that exists keeps its
+/// mode. Pass other ``Permissions`` to share them.
 public struct FileStateStorage: StateStorage {
     /// The directory the archives live in.
     public let directory: URL
+    /// The modes of the files and directories the storage creates.
+    public let permissions: Permissions
     /// The system calls it writes, flushes and renames through.
     let calls: FileSystemCalls
 
     /// Creates a storage that keeps its archives in `directory`.
-    public init(directory: URL) {
-        self.init(directory: directory, calls: .system)
+    ///
+    /// - Parameters:
+    ///   - directory: Where the archives live; created on the first save if needed.
+    ///   - permissions: The modes of the files and directories the storage
+    ///   creates; ``Permissions/ownerOnly`` (`0600` and `0700`) by default.
+    public init(directory: URL, permissions: Permissions = .ownerOnly) {
+        self.init(directory: directory, permissions: permissions, calls: .system)
     }
 
     /// Creates a storage that writes, flushes and renames through `calls`: for tests.
-    init(directory: URL, calls: FileSystemCalls) {
+    init(directory: URL, permissions: Permissions = .ownerOnly, calls: FileSystemCalls) {
         self.directory = directory
+        self.permissions = permissions
         self.calls = calls
     }
 
@@ -91,8 +105,12 @@ public struct FileStateStorage: StateStorage {
         let directoryPath = directory.path
         try createDirectoryIfNeeded(directoryPath)
         let temporaryPath = directory.appendingPathComponent(temporaryPrefix(of: key) + UUID().uuidString).path
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let mode = permissions.fileMode
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw failure("create", temporaryPath) }
+        // NB: `open` applies the umask, which can only narrow the mode; this gives exactly the mode
+        // asked for. A file system that keeps no permissions refuses, and has its own.
+        _ = fchmod(descriptor, mode)
         var isRenamed = false
         defer { if !isRenamed { unlink(temporaryPath) } }
         do {
@@ -141,18 +159,35 @@ public struct FileStateStorage: StateStorage {
         }
     }
 
+    /// Creates the directory at `path` and its missing parents, each with ``Permissions/directory``.
     private func createDirectoryIfNeeded(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { return }
-            throw PersistenceError.fileOperationFailed(
-                operation: "use the directory", path: path, reason: "it exists and is not a directory")
+        var missing: [String] = []
+        var candidate = URL(fileURLWithPath: path)
+        while true {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory) {
+                if isDirectory.boolValue { break }
+                throw PersistenceError.fileOperationFailed(
+                    operation: "use the directory", path: candidate.path, reason: "it exists and is not a directory")
+            }
+            missing.append(candidate.path)
+            let parent = candidate.deletingLastPathComponent()
+            if parent.path == candidate.path { break }
+            candidate = parent
         }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw PersistenceError.fileOperationFailed(
-                operation: "create the directory", path: path, reason: error.localizedDescription)
+        let mode = permissions.directoryMode
+        for directoryPath in missing.reversed() {
+            if mkdir(directoryPath, mode) == 0 {
+                _ = chmod(directoryPath, mode)  // NB: as for files: exactly the mode, whatever the umask
+                continue
+            }
+            let failed = failure("create the directory", directoryPath)
+            let code = errno
+            var isDirectory: ObjCBool = false
+            // NB: another process may have made it meanwhile; then it keeps the mode it was given.
+            guard code == EEXIST, FileManager.default.fileExists(atPath: directoryPath, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            else { throw failed }
         }
     }
 

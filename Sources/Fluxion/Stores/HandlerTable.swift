@@ -6,9 +6,7 @@
 ///
 /// ```swift
 /// final class CounterStore: Store<Counter>, DefaultInitializable, @unchecked Sendable {
-///     init() { super.init(initialState: Counter()) }
-///
-///     override class var handlers: HandlerTable<Counter> {
+///     override class var handlers: Handlers {
 ///         HandlerTable()
 ///             .on(.increment) { state, action in state.count += action.payload }
 ///             .on(.reset, CounterStore.reset)

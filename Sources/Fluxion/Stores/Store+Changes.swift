@@ -16,10 +16,11 @@ extension Store: StoreRuntime {
             return !isForwarding
         }
         guard isFirst else { return }
-        // NB: the relay, not the store, owns this observer's life; `self` is weak to avoid a cycle.
+        // NB: the relay, not the store, owns this observer's life; the reference to the store is weak.
+        let reference = StoreReference(self)
         add(
-            OwnedObserver(owner: relay) { [weak self] relay, change in
-                if let self { relay.deliver(AnyStoreChange(change, of: self)) }
+            OwnedObserver(owner: relay) { relay, change in
+                relay.deliver(AnyStoreChange(change, reference: reference))
             })
     }
 

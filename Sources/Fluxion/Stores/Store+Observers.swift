@@ -14,6 +14,19 @@ extension Store {
         return observers.count >= compactionThreshold ? compactObservers() : nil
     }
 
+    /// Stops an owner-bound observer for good, and empties its slot.
+    final func cancel<Owner>(_ observer: OwnedObserver<State, Owner>) {
+        lock.lock()
+        var released: Compaction?
+        let slot = observer.slot
+        // NB: an observer whose owner went may have been dropped already, and its slot given to another.
+        if observer.markCancelled(), observers.indices.contains(slot), observers[slot] === observer {
+            released = vacate(slot)
+        }
+        lock.unlock()
+        withExtendedLifetime(released) {}  // NB: released outside the lock: it may run user deinits
+    }
+
     /// Empties a cancelled observer's slot in O(1), compacting the list when half of it is empty; call under `lock`.
     ///
     /// - Returns: What compaction let go of, if it ran, for the caller to release after unlocking.

@@ -8,16 +8,20 @@ import Observation
 /// creates the store on first need and keeps it for its own life.
 ///
 /// ```swift
-/// struct Counter: Sendable { var count = 0 }
+/// struct Counter: DefaultInitializable, Sendable { var count = 0 }
 ///
 /// final class CounterStore: Store<Counter>, DefaultInitializable, @unchecked Sendable {
-///     init() { super.init(initialState: Counter()) }
-///
-///     override class var handlers: HandlerTable<Counter> {
+///     override class var handlers: Handlers {
 ///         HandlerTable().on(.increment) { state, action in state.count += action.payload }
 ///     }
 /// }
 /// ```
+///
+/// The store inherits `init()`, starting from `Counter()`, because its state
+/// is ``DefaultInitializable``; conforming the store too lets the dispatcher
+/// create it (`try dispatcher.register(CounterStore.self)`). A store whose
+/// state has no `init()` declares `init() { super.init(initialState: …) }`,
+/// and one that needs dependencies registers with a factory.
 ///
 /// Only handlers change the state, and each action's changes commit together,
 /// in every store it reaches, or not at all (see ``Dispatcher``). Reading
@@ -83,6 +87,12 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
         isEqual = equality(of: State.self)
     }
 
+    /// The type of the store's handler table, `HandlerTable<State>`.
+    ///
+    /// A subclass names it without restating its state type:
+    /// `override class var handlers: Handlers { … }`.
+    public typealias Handlers = HandlerTable<State>
+
     /// The store type's handlers; override to declare them.
     ///
     /// The dispatcher reads this once, when the type is registered, to build
@@ -144,12 +154,16 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     ///
     /// The owner is passed to the handler, so the handler need not capture it
     /// (no retain cycle). When the owner deallocates the observer stops firing
-    /// and is freed soon after; nothing needs unregistering.
+    /// and is freed soon after; nothing needs unregistering. To stop it
+    /// earlier, keep the returned handle and cancel it:
     ///
     /// ```swift
     /// store.observe(owner: self) { owner, change in
     ///     owner.render(change.newState)
     /// }
+    ///
+    /// let preview = store.observe(owner: self) { owner, change in owner.preview(change.newState) }
+    /// preview.cancel()  // this observer stops; the other lives as long as `self`
     /// ```
     ///
     /// The handler runs on the dispatching thread after every store has
@@ -166,15 +180,35 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     ///   - sendingCurrentState: Whether to call `handler` once right away with
     ///   the current state (``StoreChange/isCurrentState``); `false` by default.
     ///   - handler: Called with the owner and each change.
+    /// - Returns: A handle that stops the observer early; releasing it does not.
     @inlinable
+    @discardableResult
     public final func observe<Owner: AnyObject & Sendable>(
         owner: Owner,
         on queue: DispatchQueue? = nil,
         sendingCurrentState: Bool = false,
         _ handler: @escaping @Sendable (Owner, StoreChange<State>) -> Void
-    ) {
-        let body = queue.map { Delivery(on: $0).owned(handler) } ?? handler
-        add(OwnedObserver(owner: owner, body: body), sendingCurrentState: sendingCurrentState)
+    ) -> ObservationHandle {
+        observe(owner: owner, through: queue.map(Delivery.init(on:)), sendingCurrentState: sendingCurrentState, handler)
+    }
+
+    /// An owner-bound observer, called directly or, given a `delivery`, through it.
+    @usableFromInline
+    final func observe<Owner: AnyObject & Sendable>(
+        owner: Owner,
+        through delivery: Delivery?,
+        sendingCurrentState: Bool,
+        _ handler: @escaping @Sendable (Owner, StoreChange<State>) -> Void
+    ) -> ObservationHandle {
+        guard let delivery else {
+            let observer = OwnedObserver(owner: owner, body: handler)
+            add(observer, sendingCurrentState: sendingCurrentState)
+            return observer.handle(in: self)
+        }
+        let gate = DeliveryGate()
+        let observer = OwnedObserver(owner: owner, body: delivery.owned(handler, by: gate))
+        add(observer, sendingCurrentState: sendingCurrentState)
+        return observer.handle(in: self, closing: gate)
     }
 
     /// Calls `handler` with each change of this store until the token is cancelled or released.

@@ -15,53 +15,89 @@ struct TodoRun: CustomStringConvertible {
 
 /// A temporary directory to run the built `todo` executable in, as a subprocess.
 ///
-/// The runs' current directory is `work/` inside it, so a test that uses the
-/// default file never touches the repository; their output is captured in
-/// files beside it, so nothing can fill a pipe.
+/// The runs' current directory is `work/` inside it, and their home and data
+/// directories (`$HOME`, `$XDG_DATA_HOME`) are `home/` and `data/` inside it,
+/// so a test that uses the default file never touches the repository or the
+/// user's own data; their output is captured in files beside them, so
+/// nothing can fill a pipe.
 struct TodoSandbox {
     let root: URL
     /// The current directory of the runs.
     let work: URL
+    /// `$HOME` of the runs.
+    let home: URL
+    /// `$XDG_DATA_HOME` of the runs.
+    let dataHome: URL
 
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("TodoTests-\(UUID().uuidString)")
         work = root.appendingPathComponent("work")
+        home = root.appendingPathComponent("home")
+        dataHome = root.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     }
 
     func remove() {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// The path of `name` in the current directory of the runs.
-    func path(_ name: String) -> String {
-        work.appendingPathComponent(name).path
+    /// Where `todo` keeps its default list in this sandbox: this platform's per-user data directory.
+    var dataDirectory: URL {
+        #if canImport(Darwin)
+        home.appendingPathComponent("Library/Application Support/fluxion-todo")
+        #else
+        dataHome.appendingPathComponent("fluxion-todo")
+        #endif
     }
 
-    /// Writes `contents` to `name` in the current directory of the runs.
+    /// The path of `name` in the default data directory.
+    func dataPath(_ name: String) -> String {
+        dataDirectory.appendingPathComponent(name).path
+    }
+
+    /// The path of `name`, relative to the current directory of the runs unless absolute.
+    func path(_ name: String) -> String {
+        url(name).path
+    }
+
+    private func url(_ name: String) -> URL {
+        name.hasPrefix("/") ? URL(fileURLWithPath: name) : work.appendingPathComponent(name)
+    }
+
+    /// Writes `contents` to `name`, relative to the current directory of the runs unless absolute.
     func write(_ contents: String, to name: String) throws {
-        let url = work.appendingPathComponent(name)
+        let url = url(name)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(contents.utf8).write(to: url)
     }
 
     func contents(of name: String) throws -> String {
-        String(decoding: try Data(contentsOf: work.appendingPathComponent(name)), as: UTF8.self)
+        String(decoding: try Data(contentsOf: url(name)), as: UTF8.self)
     }
 
-    /// The names of the files in the current directory of the runs, sorted.
+    /// The names of the files in `directory` (by default the current directory of the runs), sorted.
     func fileNames(in directory: String = "") -> [String] {
         let path = directory.isEmpty ? work.path : self.path(directory)
         return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
     }
 
-    /// Runs `todo` with `arguments`, standard input from `input` (or empty), and `$TODO_FILE` unset unless given.
-    func run(_ arguments: String..., input: String = "", environment: [String: String] = [:]) throws -> TodoRun {
-        try run(arguments, input: input, environment: environment)
+    /// Whether anything exists at `path`.
+    func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path)
+    }
+
+    /// Runs `todo` with `arguments`, standard input from `input` (or empty), `$TODO_FILE` unset, and
+    /// `$HOME` and `$XDG_DATA_HOME` in the sandbox, unless `environment` says otherwise.
+    func run(_ arguments: String..., input: String = "", environment: [String: String] = [:]) async throws -> TodoRun {
+        try await run(arguments, input: input, environment: environment)
     }
 
     /// Runs `todo` with `arguments`; see ``run(_:input:environment:)``.
-    func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> TodoRun {
+    ///
+    /// NB: waits for the process without blocking a thread: Swift Testing runs tests on the few
+    /// threads of the cooperative pool, and tests whose tasks must run meanwhile would starve.
+    func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async throws -> TodoRun {
         let id = UUID().uuidString
         let inputURL = root.appendingPathComponent("\(id).in")
         let outputURL = root.appendingPathComponent("\(id).out")
@@ -84,6 +120,8 @@ struct TodoSandbox {
         process.currentDirectoryURL = work
         var variables = ProcessInfo.processInfo.environment
         variables["TODO_FILE"] = nil
+        variables["HOME"] = home.path
+        variables["XDG_DATA_HOME"] = dataHome.path
         // NB: under ThreadSanitizer, a process that exits with other threads alive (libdispatch's
         // workers) sleeps 1 s first, to catch races at exit; that would make this suite last ~40 s.
         variables["TSAN_OPTIONS"] = [variables["TSAN_OPTIONS"], "atexit_sleep_ms=0"].compactMap { $0 }
@@ -93,8 +131,15 @@ struct TodoSandbox {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        try process.run()
-        process.waitUntilExit()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
         return TodoRun(
             status: process.terminationStatus,
             exited: process.terminationReason == .exit,
