@@ -32,6 +32,10 @@ extension Store {
         let value = TrackedValue<State>(
             keyPath: storeKeyPath,
             hasChanged: { old, new in isEqual.map { !$0(old[keyPath: keyPath], new[keyPath: keyPath]) } ?? true },
+            watch: { old in
+                let value = old[keyPath: keyPath]
+                return { new in isEqual.map { !$0(value, new[keyPath: keyPath]) } ?? true }
+            },
             tell: { store in store.registrar.withMutation(of: store, keyPath: storeKeyPath) {} })
         lock.withLock { trackedValues.add(value, for: keyPath) }
         return storeKeyPath
@@ -70,6 +74,8 @@ struct TrackedValue<State: Sendable> {
     let keyPath: AnyKeyPath
     /// Whether the value differs between two states.
     @usableFromInline let hasChanged: (State, State) -> Bool
+    /// Keeps the value of a state about to change in place, to tell whether the changed state differs.
+    @usableFromInline let watch: (State) -> (State) -> Bool
     /// Tells the store's Observation registrar that the value changed.
     @usableFromInline let tell: (Store<State>) -> Void
 }

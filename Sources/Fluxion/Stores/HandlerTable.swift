@@ -40,15 +40,24 @@ public struct HandlerTable<State: Sendable>: Sendable {
     ///
     /// A later entry for the same name replaces an earlier one.
     ///
+    /// A closure that cannot throw (`Failure` is `Never`, as Swift infers for
+    /// a closure with no `try`) changes the state in place when nothing needs
+    /// the state from before the action — no observer, no persistence, no
+    /// Observation tracking of the whole state that compares it — and the
+    /// action reaches this store alone: appending to an array of a million
+    /// items then costs an append, not a copy of the array. Otherwise it
+    /// changes a copy, as a closure that can throw always does, so that the
+    /// action can roll back.
+    ///
     /// - Parameters:
     ///   - name: The action name to handle.
     ///   - handler: Updates the state for the action; may throw to reject it.
     @inlinable
-    public func on<Payload>(
+    public func on<Payload, Failure: Error>(
         _ name: ActionName<Payload>,
-        _ handler: @escaping @Sendable (inout State, Action<Payload>) throws -> Void
+        _ handler: @escaping @Sendable (inout State, Action<Payload>) throws(Failure) -> Void
     ) -> HandlerTable {
-        adding(name) { _, state, action in try handler(&state, action) }
+        adding(name, inPlace: Failure.self == Never.self) { _, state, action in try handler(&state, action) }
     }
 
     /// Returns a table that also handles the named action with a method of the store.
@@ -106,6 +115,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
     @inlinable
     func adding<Payload>(
         _ name: ActionName<Payload>,
+        inPlace: Bool = false,
         _ body: @escaping @Sendable (Store<State>, inout State, Action<Payload>) throws -> Void
     ) -> HandlerTable {
         var table = self
@@ -120,21 +130,22 @@ public struct HandlerTable<State: Sendable>: Sendable {
             payload: Payload.self,
             typed: TypedHandler<Payload> { store, name, payload, error in
                 let store = unsafeDowncast(store, to: Store<State>.self)
-                return store.apply { state in
+                return store.apply(inPlace: inPlace) { state in
                     try body(store, &state, Action(ActionName(name), payload: payload, error: error))
                 }
             },
             accepts: { cast($0, to: Payload.self) != nil },
             untyped: { store, action in
                 let store = unsafeDowncast(store, to: Store<State>.self)
-                return store.apply { state in
-                    guard let payload = cast(action.payload, to: Payload.self) else {
-                        throw FluxionError.payloadTypeMismatch(
+                guard let payload = cast(action.payload, to: Payload.self) else {
+                    return .failed(
+                        FluxionError.payloadTypeMismatch(
                             action: action.name,
                             expected: typeName(Payload.self),
                             actual: typeName(type(of: action.payload))
-                        )
-                    }
+                        ))
+                }
+                return store.apply(inPlace: inPlace) { state in
                     try body(store, &state, Action(ActionName(action.name), payload: payload, error: action.error))
                 }
             }

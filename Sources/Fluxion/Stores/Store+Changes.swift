@@ -31,7 +31,10 @@ extension Store: StoreRuntime {
     /// The state as last committed, whichever thread asks: what a new observer hears first.
     @usableFromInline
     final var committedState: State {
-        lock.withLock { currentState }
+        lock.withLock {
+            if inPlaceMutator != nil { waitForInPlaceMutation() }
+            return currentState
+        }
     }
 }
 
@@ -64,6 +67,48 @@ extension Store {
     /// Commits `state`, leaving the old state in it; returns whether the change is one someone hears.
     ///
     /// A state equal to the current one, when `State` is `Equatable`, is no change.
+    /// Runs a handler that cannot throw: in place, when nothing needs the state from before it
+    /// (no observer, and no Observation tracking that compares it); on a copy otherwise.
+    ///
+    /// In place, appending to a big array costs what appending costs, not a
+    /// copy of the array. Readers on other threads wait for the handler.
+    @inlinable
+    final func apply(inPlace: Bool, _ mutate: (inout State) throws -> Void) -> HandlerOutcome {
+        guard inPlace, !isStaging, let outcome = applyInPlace(mutate) else { return apply(mutate) }
+        return outcome
+    }
+
+    /// Changes the state in place, or returns `nil` when something needs the state from before.
+    @usableFromInline
+    final func applyInPlace(_ mutate: (inout State) throws -> Void) -> HandlerOutcome? {
+        lock.lock()
+        guard observers.isEmpty, !isRead || isEqual == nil else {
+            lock.unlock()
+            return nil
+        }
+        let tracked = trackedValues.list
+        let tellsState = isRead
+        inPlaceMutator = .current  // NB: readers on other threads wait from here until it is cleared
+        lock.unlock()
+        // NB: the turn holder alone writes `currentState`, and readers wait: no lock is needed to change it.
+        let watches = tracked.map { $0.watch(currentState) }
+        var failure: (any Error)?
+        do {
+            try mutate(&currentState)
+        } catch {
+            failure = error  // NB: only a handler declared not to throw runs here: this is never reached
+        }
+        lock.lock()
+        inPlaceMutator = nil
+        commitSerial &+= 1
+        lock.broadcast()
+        lock.unlock()
+        if let failure { return .failed(failure) }
+        if tellsState { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
+        for (value, hasChanged) in zip(tracked, watches) where hasChanged(currentState) { value.tell(self) }
+        return .committed(delivers: false)
+    }
+
     @inlinable
     final func commit(_ state: inout State) -> Bool {
         if let isEqual, isEqual(state, currentState) { return false }

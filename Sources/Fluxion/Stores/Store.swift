@@ -40,7 +40,7 @@ import Observation
 /// guard them yourself: handlers run on whichever thread dispatches.
 @dynamicMemberLookup
 open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`, or the dispatch turn, as marked
-    @usableFromInline let lock = Lock()
+    @usableFromInline let lock = Lock(waitable: true)
     @usableFromInline let registrar = ObservationRegistrar()
     /// `\.state`, made once: a key path into a generic class costs an allocation each time it is formed.
     @usableFromInline let stateKeyPath: KeyPath<Store<State>, State> = \.state
@@ -71,6 +71,8 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     @usableFromInline @exclusivity(unchecked) final var commitSerial: UInt64 = 0
     /// The key-path observer groups, by key path. See `KeyPathObserverGroup`.
     @exclusivity(unchecked) final var keyPathGroups: [AnyKeyPath: AnyObserver] = [:]
+    /// The thread changing the state in place, if one is: readers on other threads wait for it.
+    @usableFromInline @exclusivity(unchecked) final var inPlaceMutator: ThreadID?
     /// The values of the state read through ``subscript(dynamicMember:)``, which Observation may track.
     @usableFromInline @exclusivity(unchecked) final var trackedValues = TrackedValues<State>()
 
@@ -117,8 +119,22 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// NB: read with `lock` held.
     @usableFromInline
     final var visibleState: State {
+        if inPlaceMutator != nil { waitForInPlaceMutation() }
         if let thread = stagedBy, thread == .current, let staged { return staged }
         return currentState
+    }
+
+    /// Waits, the lock held, until the handler changing the state in place has returned.
+    @usableFromInline
+    final func waitForInPlaceMutation() {
+        while let mutator = inPlaceMutator {
+            // NB: the state is the handler's `inout` argument now; its own thread cannot read it too.
+            precondition(
+                mutator != .current,
+                "\(type(of: self)) read its own state inside a handler that changes it in place: use the handler's argument"
+            )
+            lock.wait()
+        }
     }
 
     /// The dispatcher that created this store, while it exists.
