@@ -78,23 +78,26 @@ let ratio = { (name: String, target: Double, value: Double?) in
     if let value { ratios.append(Ratio(name: name, value: value, target: target)) }
 }
 if let b1 = median("B1"), let b2 = median("B2"), let b3 = median("B3") {
-    ratio("W1/B1", 2.0, median("W1").map { $0 / b1 })
-    ratio("W9/B1", 3.0, median("W9").map { $0 / b1 })
+    ratio("W1/B1", 2.5, median("W1").map { $0 / b1 })
+    ratio("W9/B1", 3.5, median("W9").map { $0 / b1 })
     ratio("W2/(B1+B3/100)", 1.5, median("W2").map { $0 / (b1 + b3 / 100) })
-    ratio("W3/B3", 1.5, median("W3").map { $0 / b3 })
-    ratio("W3t/B2", 3.0, median("W3t").map { $0 / b2 })
+    ratio("W3/B3", 1.1, median("W3").map { $0 / b3 })
+    ratio("W3t/B2", 2.0, median("W3t").map { $0 / b2 })
     ratio("W4/(B1+B3/1000)", 3.0, median("W4").map { $0 / (b1 + b3 / 1_000) })
     ratio("(W10-W1)/(2*B2)", 1.0, median("W10").map { ($0 - (median("W1") ?? 0)) / (2 * b2) })
 }
 if let w1 = median("W1") {
     ratio("W6/W1", 3.0, median("W6").map { $0 / w1 })
     ratio("W7/W1", 1.2, median("W7").map { $0 / w1 })
-    ratio("W8/W1", 3.0, median("W8").map { $0 / w1 })
+    ratio("W8/W1", 1.5, median("W8").map { $0 / w1 })
     ratio("W11/W1", 1.5, median("W11").map { $0 / w1 })
 }
 if let small = median("W12-1k") {
     ratio("W12-1M/W12-1k", 3.0, median("W12-1M").map { $0 / small })
 }
+// NB: absolute targets, in the workloads' own units.
+ratio("W5 ns/op", 150, median("W5"))
+ratio("M1 bytes/observer", 128, median("M1"))
 
 if json {
     results.forEach(printJSON)
