@@ -63,6 +63,7 @@ final class Lock: @unchecked Sendable {  // the pthread objects are thread-safe;
     }
 
     /// Wakes every thread waiting in ``wait()``; call it with the lock held.
+    @usableFromInline
     func broadcast() {
         if waiters > 0, let condition { pthread_cond_broadcast(condition) }
     }

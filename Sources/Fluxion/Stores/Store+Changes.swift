@@ -79,7 +79,7 @@ extension Store {
     }
 
     /// Changes the state in place, or returns `nil` when something needs the state from before.
-    @usableFromInline
+    @inlinable
     final func applyInPlace(_ mutate: (inout State) throws -> Void) -> HandlerOutcome? {
         lock.lock()
         guard observers.isEmpty, !isRead || isEqual == nil else {
