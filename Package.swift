@@ -25,6 +25,8 @@ let package = Package(
         .testTarget(name: "FluxionTests", dependencies: ["Fluxion", "FluxionCrashWriter"]),
         .testTarget(name: "FluxionTestingTests", dependencies: ["FluxionTesting"]),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "FluxionTesting"]),
+        // The code of the DocC guides, as an app's module would hold it: compiled, run, and checked verbatim.
+        .testTarget(name: "GuideTests", dependencies: ["Fluxion", "FluxionTesting"]),
         // Runs the `todo` executable as a subprocess; depends on it so that `swift test` builds it.
         .testTarget(name: "TodoTests", dependencies: ["TodoCLI"]),
     ],

@@ -1,0 +1,132 @@
+import Fluxion
+
+// The stores of "Designing Stores": a small shop. DesigningStoresTests.swift runs them.
+
+// article-concerns-begin
+struct Session: DefaultInitializable, Equatable, Sendable {
+    var user: String?
+}
+
+extension ActionName where Payload == String {
+    static var logIn: Self { "logIn" }
+    static var addToCart: Self { "addToCart" }
+}
+
+extension ActionName where Payload == Void {
+    static var logOut: Self { "logOut" }
+}
+
+final class SessionStore: Store<Session>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
+    override class var handlers: Handlers {
+        HandlerTable()
+            .on(.logIn) { session, action in session.user = action.payload }
+            .on(.logOut) { session, _ in session.user = nil }
+    }
+}
+// article-concerns-end
+
+// article-cart-begin
+struct CartItem: Equatable, Sendable {
+    var sku: String
+    var price: Int  // in cents
+}
+
+struct Cart: Equatable, Sendable {
+    var items: [CartItem] = []
+
+    var total: Int { items.reduce(0) { $0 + $1.price } }  // derived, so computed rather than stored
+}
+// article-cart-end
+
+// article-factory-begin
+/// The shop's prices: a dependency of the cart, handed to it by its factory.
+struct PriceList: Sendable {
+    var prices: [String: Int]
+
+    func price(of sku: String) throws -> Int {
+        guard let price = prices[sku] else { throw ShopError.unknownProduct(sku) }
+        return price
+    }
+}
+
+enum ShopError: Error, Equatable {
+    case unknownProduct(String)
+}
+
+final class CartStore: Store<Cart>, @unchecked Sendable {  // state guarded by Store's lock; `prices` never changes
+    let prices: PriceList
+
+    init(prices: PriceList) {
+        self.prices = prices
+        super.init(initialState: Cart())
+    }
+
+    override class var handlers: Handlers {
+        HandlerTable()
+            .on(.addToCart, CartStore.add)
+            .on(.logOut) { cart, _ in cart.items.removeAll() }
+    }
+
+    func add(_ cart: inout Cart, _ action: Action<String>) throws {
+        cart.items.append(CartItem(sku: action.payload, price: try prices.price(of: action.payload)))
+    }
+}
+// article-factory-end
+
+// article-waitFor-begin
+struct Checkout: DefaultInitializable, Equatable, Sendable {
+    var isPossible = false
+}
+
+final class CheckoutStore: Store<Checkout>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    override class var handlers: Handlers {
+        HandlerTable()
+            .on(.logIn, CheckoutStore.update)
+            .on(.logOut, CheckoutStore.update)
+            .on(.addToCart, CheckoutStore.update)
+    }
+
+    /// Runs after the session's and the cart's handlers of the same action, and reads their new states.
+    func update<Payload>(_ checkout: inout Checkout, _ action: Action<Payload>) throws {
+        let session = try waitFor(SessionStore.self)
+        let cart = try waitFor(CartStore.self)
+        checkout.isPossible = session.state.user != nil && !cart.state.items.isEmpty
+    }
+}
+// article-waitFor-end
+
+// article-batch-begin
+/// Restores a saved session, the user and their cart, as one change of each store, or not at all.
+func restoreSession(user: String, cart skus: [String], into dispatcher: Dispatcher) throws {
+    try dispatcher.batch { batch in
+        try batch.dispatch(.logIn, payload: user)
+        for sku in skus { try batch.dispatch(.addToCart, payload: sku) }
+    }
+}
+// article-batch-end
+
+// article-middleware-begin
+/// Reports the name of every action to an analytics service; changes no state.
+struct AnalyticsMiddleware: Middleware {
+    let track: @Sendable (String) -> Void
+
+    func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
+        track(action.name)
+        return try next(action)
+    }
+}
+// article-middleware-end
+
+// article-otherwise-begin
+struct Activity: DefaultInitializable, Equatable, Sendable {
+    var counts: [String: Int] = [:]
+}
+
+final class ActivityStore: Store<Activity>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    override class var handlers: Handlers {
+        HandlerTable().otherwise { activity, action in
+            activity.counts[action.name, default: 0] += 1
+        }
+    }
+}
+// article-otherwise-end

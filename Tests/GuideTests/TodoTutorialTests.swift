@@ -1,0 +1,180 @@
+import Fluxion
+import Foundation
+import Testing
+
+/// Why an import failed.
+enum ImportError: Error, Equatable {
+    case unreadable(String)
+}
+
+/// Reads and decodes a JSON file of todos off the calling task's thread.
+func readTodos(from url: URL) async -> Result<[Todo], ImportError> {
+    await Task.detached {
+        do {
+            return .success(try JSONDecoder().decode([Todo].self, from: Data(contentsOf: url)))
+        } catch {
+            return .failure(.unreadable(url.lastPathComponent))
+        }
+    }.value
+}
+
+// article-import-begin
+func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
+    // Reads and decodes the file off the calling thread: a Result<[Todo], ImportError>.
+    switch await readTodos(from: url) {
+    case .success(let todos):
+        try dispatcher.dispatch(.importFinished, payload: todos)
+    case .failure(let error):
+        try dispatcher.dispatch(.importFinished, payload: [], error: error)
+    }
+}
+// article-import-end
+
+/// The walkthrough of "Building the Todo App", run step by step.
+@Suite struct TodoTutorialTests {
+    @Test func registerDispatchAndRead() throws {
+        // article-dispatch-begin
+        let dispatcher = Dispatcher()
+        try dispatcher.register(TodoStore.self)
+        try dispatcher.register(FilterStore.self)
+
+        try dispatcher.dispatch(.addTodo, payload: "Buy milk")
+        try dispatcher.dispatch(.completeTodo, payload: 1)
+
+        let todos = try dispatcher.store(TodoStore.self)
+        print(todos.state.items)  // [Todo(title: "Buy milk", isDone: true)]
+        // article-dispatch-end
+        #expect(todos.state.items == [Todo(title: "Buy milk", isDone: true)])
+
+        #expect(throws: TodoError.emptyTitle) { try dispatcher.dispatch(.addTodo, payload: "") }
+        let view = ListView(todos: todos, filter: try dispatcher.store(FilterStore.self))
+        let heard = Recorder<Int>()
+        // article-token-begin
+        let token = todos.observe { change in
+            print("\(change.action.name): \(change.oldState.items.count) → \(change.newState.items.count) items")
+        }
+        // article-token-end
+        let witness = todos.observe { change in heard.append(change.newState.items.count) }
+        try dispatcher.dispatch(.setFilter, payload: .active)
+        try dispatcher.dispatch(.clearCompleted)
+        #expect(heard.values == [0])
+        token.cancel()
+        witness.cancel()
+        withExtendedLifetime(view) {}
+    }
+
+    @Test func derivedStoresFollowTheListAndUndoGoesBack() throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(TodoStore.self)
+        // article-factory-begin
+        let todos = try dispatcher.store(TodoStore.self)
+        try dispatcher.register(StatsStore.self) { StatsStore(counting: todos.state.items) }
+        // article-factory-end
+        try dispatcher.register(HistoryStore.self) { HistoryStore(tracking: todos.state) }
+        let stats = try dispatcher.store(StatsStore.self)
+
+        try dispatcher.dispatch(.addTodo, payload: "Buy milk")
+        try dispatcher.dispatch(.addTodo, payload: "Walk the dog")
+        try dispatcher.dispatch(.completeTodo, payload: 2)
+        #expect(stats.state == Stats(counting: [Todo(title: "Buy milk"), Todo(title: "Walk the dog", isDone: true)]))
+        #expect(throws: TodoError.noSuchItem(3)) { try dispatcher.dispatch(.completeTodo, payload: 3) }
+
+        try dispatcher.dispatch(.undo)
+        #expect(todos.state.items == [Todo(title: "Buy milk"), Todo(title: "Walk the dog")])
+        #expect(stats.state.done == 0)
+        try dispatcher.dispatch(.undo)
+        try dispatcher.dispatch(.undo)
+        #expect(todos.state.items.isEmpty)
+        #expect(throws: TodoError.nothingToUndo) { try dispatcher.dispatch(.undo) }
+    }
+
+    @Test func theStoresAreSavedAndRestored() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-tutorial-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let errors = Recorder<String>()
+        for title in ["Buy milk", "Walk the dog"] {
+            let dispatcher = Dispatcher()
+            // article-persist-begin
+            let storage = FileStateStorage(directory: directory)
+            dispatcher.onPersistenceError = { error in print("todo: \(error)") }
+
+            try dispatcher.register(TodoStore.self, persistence: Persistence(storage: storage, key: "todos"))
+            try dispatcher.register(FilterStore.self, persistence: Persistence(storage: storage, key: "todos.filter"))
+            let todos = try dispatcher.store(TodoStore.self)
+            try dispatcher.register(StatsStore.self) { StatsStore(counting: todos.state.items) }
+            try dispatcher.register(HistoryStore.self, persistence: Persistence(storage: storage, key: "todos.history"))
+            {
+                HistoryStore(tracking: todos.state)
+            }
+            // article-persist-end
+            dispatcher.onPersistenceError = { error in errors.append("\(error)") }
+            try dispatcher.dispatch(.addTodo, payload: title)
+            try dispatcher.dispatch(.undo)
+            try dispatcher.dispatch(.addTodo, payload: title)
+            dispatcher.flush()
+        }
+
+        let dispatcher = Dispatcher()
+        let storage = FileStateStorage(directory: directory)
+        try dispatcher.register(TodoStore.self, persistence: Persistence(storage: storage, key: "todos"))
+        #expect(try dispatcher.store(TodoStore.self).state.items.map(\.title) == ["Buy milk", "Walk the dog"])
+        #expect(errors.values.isEmpty)
+    }
+
+    @Test func anImportReportsSuccessAndFailureOnOneAction() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("todo-import-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(#"[{"title": "Buy milk", "isDone": false}]"#.utf8).write(to: file)
+        let dispatcher = Dispatcher()
+        try dispatcher.register(TodoStore.self)
+
+        try await importTodos(from: file, into: dispatcher)
+        await #expect(throws: ImportError.unreadable("missing.json")) {
+            try await importTodos(
+                from: file.deletingLastPathComponent().appendingPathComponent("missing.json"), into: dispatcher)
+        }
+
+        #expect(try dispatcher.store(TodoStore.self).state.items == [Todo(title: "Buy milk")])
+    }
+
+    @Test func theLoggingMiddlewarePrintsEachActionAndItsDiffs() throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(TodoStore.self)
+        let todos = try dispatcher.store(TodoStore.self)
+        try dispatcher.register(StatsStore.self) { StatsStore(counting: todos.state.items) }
+        try dispatcher.dispatch(.addTodo, payload: "Buy milk")
+        try dispatcher.dispatch(.addTodo, payload: "Walk the dog")
+        let lines = Recorder<String>()
+        dispatcher.addMiddleware(LoggingMiddleware { lines.append($0) })
+
+        try dispatcher.dispatch(.completeTodo, payload: 2)
+
+        let output = lines.values.joined(separator: "\n")
+        let article = try ArticleCode.article("BuildingTheTodoApp")
+        #expect(article.contains("```\n\(output)\n```"), "\(output)")
+    }
+
+    @Test func aRawNameReachesTheSameHandlers() throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(TodoStore.self)
+        // article-rawName-begin
+        try dispatcher.dispatch(AnyAction(name: "addTodo", payload: "Buy milk"))
+
+        do {
+            try dispatcher.dispatch(AnyAction(name: "completeTodo", payload: "two"))
+        } catch FluxionError.payloadTypeMismatch(let action, let expected, let actual) {
+            print(action, expected, actual)  // completeTodo Int String
+        }
+        // article-rawName-end
+        #expect(try dispatcher.store(TodoStore.self).state.items == [Todo(title: "Buy milk")])
+    }
+
+    @Test func theArticleShowsThisCode() throws {
+        try ArticleCode.expect(
+            article: "BuildingTheTodoApp", holdsTheRegionsOf: ["TodoTutorialModel.swift", "TodoTutorialTests.swift"],
+            named: [
+                "model", "stores", "listView", "stats", "history", "undo", "importAction", "importHandler", "import",
+                "dispatch", "token", "factory", "persist", "rawName",
+            ])
+    }
+}
