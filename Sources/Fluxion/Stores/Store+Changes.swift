@@ -64,9 +64,6 @@ extension Store {
         return .staged
     }
 
-    /// Commits `state`, leaving the old state in it; returns whether the change is one someone hears.
-    ///
-    /// A state equal to the current one, when `State` is `Equatable`, is no change.
     /// Runs a handler that cannot throw: in place, when nothing needs the state from before it
     /// (no observer, and no Observation tracking that compares it); on a copy otherwise.
     ///
@@ -109,6 +106,9 @@ extension Store {
         return .committed(delivers: false)
     }
 
+    /// Commits `state`, leaving the old state in it; returns whether the change is one someone hears.
+    ///
+    /// A state equal to the current one, when `State` is `Equatable`, is no change.
     @inlinable
     final func commit(_ state: inout State) -> Bool {
         if let isEqual, isEqual(state, currentState) { return false }
