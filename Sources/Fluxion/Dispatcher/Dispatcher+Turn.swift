@@ -92,6 +92,13 @@ extension Dispatcher {
 
     /// Runs the queued actions in order, then gives up the dispatch turn.
     func runQueuedActionsAndEndTurn() {
+        // NB: most often nothing was queued and nobody waits for a drain: the turn just ends.
+        let ended = state.withLock { state in
+            guard state.turn.endIfIdle() else { return false }
+            self.state.broadcast()
+            return true
+        }
+        if ended { return }
         var waiters: [CheckedContinuation<Void, Never>] = []
         while let action = state.withLock({ state in
             let next = state.turn.next(endingWith: &waiters)

@@ -36,10 +36,14 @@ final class Route: Sendable {
     let handler: Handler
     /// The store, once created.
     let store: (any StoreRuntime)?
+    /// The same store, to lend without a reference count while the route is held.
+    /// NB: `Unmanaged` is not `Sendable`, but this is only a copy of `store`'s reference, which is.
+    nonisolated(unsafe) let unretainedStore: Unmanaged<AnyObject>?
 
     init(registration: Registration, handler: Handler, store: (any StoreRuntime)? = nil) {
         self.registration = registration
         self.handler = handler
         self.store = store
+        unretainedStore = store.map { Unmanaged.passUnretained($0) }
     }
 }

@@ -44,7 +44,10 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         /// Whether one of the batch's actions is running (its middleware, handlers or hooks).
         var isRunningBatchAction = false
         /// The routes of the action running now, with their stores; kept until its changes are delivered.
-        var list: RouteList?
+        /// NB: not retained (a reference count costs on every dispatch): the dispatch that runs the
+        /// action holds the list until then.
+        var unretainedList: Unmanaged<RouteList>?
+        var list: RouteList? { unretainedList?.takeUnretainedValue() }
         var progress: ContiguousArray<Progress> = []
         /// The routes whose handlers are running, outermost first (a `waitFor` nests one).
         var running: ContiguousArray<Int> = []
@@ -136,7 +139,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         state.isOpen = true
         state.actionName = name
         if action != nil { state.action = action }
-        state.list = list
+        state.unretainedList = Unmanaged.passUnretained(list)
         let count = list.routes.count
         // NB: one store alone commits at once; several stage, so that they commit together.
         state.stages = state.isBatch || count > 1
@@ -148,7 +151,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         defer {
             if state.action != nil { state.action = nil }
             // NB: a batch's changes are staged in `staged`; an action's, along its list.
-            if state.isBatch { state.list = nil }
+            if state.isBatch { state.unretainedList = nil }
         }
         var index = 0
         while index < count, state.failure == nil {
@@ -219,19 +222,19 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
                 if let store = route.store { route.registration.operations.rollback(store) }
             }
         }
-        state.list = nil
+        state.unretainedList = nil
         var dropped = ActionQueue()
         swap(&dropped, &state.queued)
         return failure
     }
 
     /// Whether a committed change may wait for ``deliver(_:)``.
-    var hasDeliveries: Bool { state.list != nil || !state.staged.isEmpty }
+    var hasDeliveries: Bool { state.unretainedList != nil || !state.staged.isEmpty }
 
     /// Tells the observers of each store the transaction changed, in registration order.
     func deliver(_ action: AnyAction) {
         if let list = state.list {
-            state.list = nil
+            state.unretainedList = nil
             for index in 0..<list.routes.count where state.progress[index] == .heard {
                 let route = list.routes[index]
                 if let store = route.store { route.registration.operations.deliver(store, action) }
@@ -245,32 +248,43 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
 
     /// Commits the staged changes of the action's stores; keeps the list only if someone hears one.
     private func commitList() {
-        guard let list = state.list else { return }
+        guard state.unretainedList != nil else { return }
         var isHeard = false
-        let stages = state.stages
-        for index in 0..<list.routes.count {
-            if stages, state.progress[index] == .done, let store = list.routes[index].store,
-                list.routes[index].registration.operations.commit(store)
-            {
+        // NB: `progress` has one entry per route of the list; only a staging action's routes commit here.
+        for index in state.progress.indices {
+            if state.stages, state.progress[index] == .done, commitRoute(at: index) {
                 state.progress[index] = .heard
             }
             isHeard = isHeard || state.progress[index] == .heard
         }
-        if !isHeard { state.list = nil }
+        if !isHeard { state.unretainedList = nil }
+    }
+
+    /// Commits the staged change of the store of the list's route at `index`; whether someone hears it.
+    private func commitRoute(at index: Int) -> Bool {
+        guard let route = state.list?.routes[index], let store = route.store else { return false }
+        return route.registration.operations.commit(store)
     }
 
     private func run(_ index: Int, of list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome) {
-        let route = list.routes[index]
+        // NB: `list` keeps its routes, their handlers and stores alive throughout: they are lent
+        // without reference counts, which cost on every dispatch.
+        unowned(unsafe) let route = list.routes[index]
         // NB: `ready(_:)` made every store of the list before the transaction began.
-        guard let store = route.store else { return }
+        guard let store = route.unretainedStore else { return }
         if state.isBatch {
-            stage(store, order: route.registration.order, operations: route.registration.operations)
+            stage(
+                store.takeUnretainedValue(), order: route.registration.order, operations: route.registration.operations)
         } else if state.stages {
-            route.registration.operations.stage(store)
+            route.registration.operations.stage(store.takeUnretainedValue())
         }
         state.progress[index] = .running
         state.running.append(index)
-        let outcome = runner(route.handler, store)
+        let outcome = withExtendedLifetime(list) {
+            Unmanaged.passUnretained(route.handler)._withUnsafeGuaranteedRef { handler in
+                store._withUnsafeGuaranteedRef { store in runner(handler, store) }
+            }
+        }
         state.running.removeLast()
         state.progress[index] = .done
         switch outcome {

@@ -88,6 +88,13 @@ struct TurnState {
         return nil
     }
 
+    /// Gives the turn up if no action is queued and no drain waiter waits; whether it did.
+    mutating func endIfIdle() -> Bool {
+        guard queue.isEmpty, drainWaiters.isEmpty else { return false }
+        holder = nil
+        return true
+    }
+
     /// Gives the turn up while the holder waits for a store; returns its queue, to take back later.
     mutating func yield() -> ActionQueue {
         var kept = ActionQueue()

@@ -11,6 +11,9 @@ final class Handler: Sendable {
     let payloadType: ObjectIdentifier?
     /// A `TypedHandler<Payload>` for the payload type `payload`; `nil` for a catch-all.
     let typed: (AnyObject & Sendable)?
+    /// The same handler, to lend without a reference count while this handler is held.
+    /// NB: `Unmanaged` is not `Sendable`, but this is only a copy of `typed`'s reference, which is.
+    nonisolated(unsafe) private let unretainedTyped: Unmanaged<AnyObject>?
     /// Whether the handler can take a payload whose type is known only at run time.
     let accepts: @Sendable (any Sendable) -> Bool
     /// Runs the handler for an action whose payload type is known only at run time.
@@ -26,6 +29,7 @@ final class Handler: Sendable {
         self.payload = payload
         self.payloadType = payload.map(ObjectIdentifier.init)
         self.typed = typed
+        unretainedTyped = typed.map { Unmanaged.passUnretained($0) }
         self.accepts = accepts
         self.untyped = untyped
     }
@@ -47,9 +51,12 @@ final class Handler: Sendable {
     func run<Payload: Sendable>(on store: AnyObject, name: String, payload: Payload, error: (any Error)?)
         -> HandlerOutcome
     {
-        if payloadType == ObjectIdentifier(Payload.self), let typed {
-            // NB: `typed` is a `TypedHandler<Payload>` exactly when the payload types match.
-            return unsafeDowncast(typed, to: TypedHandler<Payload>.self).run(store, name, payload, error)
+        if payloadType == ObjectIdentifier(Payload.self), let typed = unretainedTyped {
+            // NB: `typed` is a `TypedHandler<Payload>` exactly when the payload types match; this
+            // handler keeps it alive, so it is lent without a reference count.
+            return typed._withUnsafeGuaranteedRef {
+                unsafeDowncast($0, to: TypedHandler<Payload>.self).run(store, name, payload, error)
+            }
         }
         return untyped(store, AnyAction(name: name, payload: payload, error: error))
     }

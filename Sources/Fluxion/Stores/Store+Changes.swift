@@ -83,12 +83,12 @@ extension Store {
             lock.unlock()
             return nil
         }
-        let tracked = trackedValues.list
+        let tracked = trackedValues.list.isEmpty ? nil : trackedValues.list
         let tellsState = isRead
         inPlaceMutator = .current  // NB: readers on other threads wait from here until it is cleared
         lock.unlock()
         // NB: the turn holder alone writes `currentState`, and readers wait: no lock is needed to change it.
-        let watches = tracked.map { $0.watch(currentState) }
+        let watches = tracked?.map { $0.watch(currentState) }
         var failure: (any Error)?
         do {
             try mutate(&currentState)
@@ -102,7 +102,9 @@ extension Store {
         lock.unlock()
         if let failure { return .failed(failure) }
         if tellsState { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
-        for (value, hasChanged) in zip(tracked, watches) where hasChanged(currentState) { value.tell(self) }
+        if let tracked, let watches {
+            for (value, hasChanged) in zip(tracked, watches) where hasChanged(currentState) { value.tell(self) }
+        }
         return .committed(delivers: false)
     }
 
