@@ -11,7 +11,9 @@ let package = Package(
         .executable(name: "fluxion-benchmarks", targets: ["FluxionBenchmarks"]),
     ],
     targets: [
-        .target(name: "Fluxion"),
+        .target(name: "Fluxion", dependencies: ["CFluxionAtomics"]),
+        // C11 atomics: `Synchronization.Atomic` needs newer Apple systems than Fluxion supports.
+        .target(name: "CFluxionAtomics"),
         // Test support for apps: exhaustive assertions over a real dispatcher; Swift Testing or XCTest.
         .target(name: "FluxionTesting", dependencies: ["Fluxion"]),
         // The example app: its stores, actions, parser and views, testable without a process...

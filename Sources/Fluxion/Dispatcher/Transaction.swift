@@ -233,11 +233,15 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
 
     /// Tells the observers of each store the transaction changed, in registration order.
     func deliver(_ action: AnyAction) {
-        if let list = state.list {
+        if let list = state.unretainedList {
             state.unretainedList = nil
-            for index in 0..<list.routes.count where state.progress[index] == .heard {
-                let route = list.routes[index]
-                if let store = route.store { route.registration.operations.deliver(store, action) }
+            // NB: the dispatch still holds the list: its routes and stores are lent without reference counts.
+            list._withUnsafeGuaranteedRef { list in
+                for index in state.progress.indices where state.progress[index] == .heard {
+                    unowned(unsafe) let route = list.routes[index]
+                    guard let store = route.unretainedStore else { continue }
+                    store._withUnsafeGuaranteedRef { route.registration.operations.deliver($0, action) }
+                }
             }
         }
         guard !state.staged.isEmpty else { return }

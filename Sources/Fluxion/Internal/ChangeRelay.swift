@@ -35,15 +35,19 @@ final class ChangeRelay: @unchecked Sendable {  // `collected` is owned by the d
     /// Tells every observer about `change`, in the order they were added; on the dispatching thread.
     func deliver(_ change: AnyStoreChange) {
         collected?.append(change)
-        let observers = self.observers.withLock { $0.items }
+        let (observers, generation) = self.observers.withLock { ($0.items, lock.generation) }
+        let check = CancellationCheck(lock: lock, generation: generation)
         var sawGone = false
-        for observer in observers where !observer.notify(change, lock: lock) { sawGone = true }
+        for observer in observers where !observer.notify(change, checking: check) { sawGone = true }
         if sawGone { remove { $0.isGone } }
     }
 
     /// Stops an owner-bound observer for good, and removes it from the list.
     func cancel(_ observer: OwnedRelayObserver<some AnyObject & Sendable>) {
-        lock.withLock { observer.isCancelled = true }
+        lock.withLock {
+            observer.isCancelled = true
+            lock.advanceGeneration()
+        }
         remove { $0 === observer }
     }
 
@@ -81,7 +85,7 @@ final class ChangeRelay: @unchecked Sendable {  // `collected` is owned by the d
 /// An observer of every store of a dispatcher.
 class RelayObserver {
     /// Calls the observer with `change`; `false` when the observer is gone.
-    func notify(_ change: AnyStoreChange, lock: Lock) -> Bool { false }
+    func notify(_ change: AnyStoreChange, checking check: CancellationCheck) -> Bool { false }
 
     /// Whether the observer is gone for good; called with no lock held.
     var isGone: Bool { true }
@@ -102,9 +106,8 @@ final class OwnedRelayObserver<Owner: AnyObject & Sendable>: RelayObserver, @unc
         self.body = body
     }
 
-    override func notify(_ change: AnyStoreChange, lock: Lock) -> Bool {
-        // NB: read under the lock for each change, so no call follows a finished `cancel`.
-        guard !lock.withLock({ isCancelled }), let owner else { return false }
+    override func notify(_ change: AnyStoreChange, checking check: CancellationCheck) -> Bool {
+        guard check.allowsCall({ isCancelled }), let owner else { return false }
         body(owner, change)
         return true
     }
@@ -123,9 +126,8 @@ final class TokenRelayObserver: RelayObserver, Cancellable, @unchecked Sendable 
         self.body = body
     }
 
-    override func notify(_ change: AnyStoreChange, lock: Lock) -> Bool {
-        // NB: read under the lock for each change, so no call follows a finished `cancel()`.
-        guard !lock.withLock({ isCancelled }) else { return false }
+    override func notify(_ change: AnyStoreChange, checking check: CancellationCheck) -> Bool {
+        guard check.allowsCall({ isCancelled }) else { return false }
         body(change)
         return true
     }
@@ -133,7 +135,10 @@ final class TokenRelayObserver: RelayObserver, Cancellable, @unchecked Sendable 
     override var isGone: Bool { relay.lock.withLock { isCancelled } }
 
     func cancel() {
-        relay.lock.withLock { isCancelled = true }
+        relay.lock.withLock {
+            isCancelled = true
+            relay.lock.advanceGeneration()
+        }
         relay.remove { $0 === self }
     }
 }

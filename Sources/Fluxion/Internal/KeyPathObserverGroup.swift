@@ -24,14 +24,14 @@ final class KeyPathObserverGroup<State: Sendable, Value: Equatable & Sendable>: 
         return members.isEmpty
     }
 
-    override func notify(_ change: StoreChange<State>, lock: Lock) -> Bool {
+    override func notify(_ change: StoreChange<State>, checking check: CancellationCheck) -> Bool {
         let oldValue = change.oldState[keyPath: keyPath]
         let newValue = change.newState[keyPath: keyPath]
         guard oldValue != newValue else { return true }
-        let members = lock.withLock { self.members }
+        let members = check.lock.withLock { self.members }
         let valueChange = ValueChange(oldValue: oldValue, newValue: newValue, action: change.action)
         for member in members where member.joinedAt < change.serial {
-            member.notify(valueChange, lock: lock)
+            member.notify(valueChange, checking: check)
         }
         return true
     }
@@ -76,9 +76,8 @@ final class KeyPathObserver<State: Sendable, Value: Equatable & Sendable>: Cance
     }
 
     /// Calls the observer unless it was cancelled.
-    func notify(_ change: ValueChange<Value>, lock: Lock) {
-        // NB: read under the lock for each change, so no call follows a finished `cancel()`.
-        guard !lock.withLock({ isCancelled }) else { return }
+    func notify(_ change: ValueChange<Value>, checking check: CancellationCheck) {
+        guard check.allowsCall({ isCancelled }) else { return }
         body(change)
     }
 
@@ -97,6 +96,7 @@ final class KeyPathObserver<State: Sendable, Value: Equatable & Sendable>: Cance
         }
         isCancelled = true
         group = nil
+        store.lock.advanceGeneration()
         store.lock.unlock()
         withExtendedLifetime(released) {}  // NB: released outside the lock
     }

@@ -1,3 +1,5 @@
+import CFluxionAtomics
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -19,6 +21,8 @@ final class Lock: @unchecked Sendable {  // the pthread objects are thread-safe;
     private let condition: UnsafeMutablePointer<pthread_cond_t>?
     /// How many threads are in ``wait()``, so that ``broadcast()`` costs nothing when none is.
     @exclusivity(unchecked) private var waiters = 0
+    /// A `fluxion_counter`: ``generation``.
+    private let counter: UnsafeMutableRawPointer
 
     /// Creates a lock; with `waitable`, also a condition for ``wait()`` and ``broadcast()``.
     @usableFromInline
@@ -26,6 +30,9 @@ final class Lock: @unchecked Sendable {  // the pthread objects are thread-safe;
         pthread_mutex_init(mutex, nil)
         condition = waitable ? .allocate(capacity: 1) : nil
         if let condition { pthread_cond_init(condition, nil) }
+        let counter = UnsafeMutablePointer<fluxion_counter>.allocate(capacity: 1)
+        fluxion_counter_init(counter)
+        self.counter = UnsafeMutableRawPointer(counter)
     }
 
     deinit {
@@ -35,6 +42,21 @@ final class Lock: @unchecked Sendable {  // the pthread objects are thread-safe;
         }
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
+        counter.deallocate()
+    }
+
+    /// How many times ``advanceGeneration()`` was called; readable without the lock, from any thread.
+    ///
+    /// What was written under the lock before an advance is visible to a
+    /// thread that reads the advanced generation.
+    @usableFromInline
+    var generation: UInt64 {
+        fluxion_counter_load(counter.assumingMemoryBound(to: fluxion_counter.self))
+    }
+
+    /// Advances ``generation``: call with the lock held, after a change that readers check without it.
+    func advanceGeneration() {
+        fluxion_counter_advance(counter.assumingMemoryBound(to: fluxion_counter.self))
     }
 
     @inlinable

@@ -20,7 +20,7 @@ class AnyObserver {
 class Observer<State: Sendable>: AnyObserver {
     /// Calls the observer with `change`; returns `false` when the observer is gone.
     @usableFromInline
-    func notify(_ change: StoreChange<State>, lock: Lock) -> Bool { false }
+    func notify(_ change: StoreChange<State>, checking check: CancellationCheck) -> Bool { false }
 }
 
 /// An observer that lives as long as its owner, or until its ``ObservationHandle`` cancels it.
@@ -37,12 +37,8 @@ final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observe
         self.body = body
     }
 
-    override func notify(_ change: StoreChange<State>, lock: Lock) -> Bool {
-        // NB: read under the lock for each change, so no call follows a finished `cancel`.
-        lock.lock()
-        let isCancelled = self.isCancelled
-        lock.unlock()
-        guard !isCancelled, let owner else { return false }
+    override func notify(_ change: StoreChange<State>, checking check: CancellationCheck) -> Bool {
+        guard check.allowsCall({ isCancelled }), let owner else { return false }
         body(owner, change)
         return true
     }
@@ -62,7 +58,8 @@ final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observe
         }
     }
 
-    /// Marks the observer cancelled; `false` if it was already. Call under the store's lock.
+    /// Marks the observer cancelled; `false` if it was already. Call under the store's lock, and then
+    /// advance its generation.
     func markCancelled() -> Bool {
         defer { isCancelled = true }
         return !isCancelled
@@ -85,13 +82,8 @@ final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unche
         self.body = body
     }
 
-    override func notify(_ change: StoreChange<State>, lock: Lock) -> Bool {
-        // NB: read under the lock for each change, so a cancel that returned
-        // before this point, on any thread, is never followed by a call.
-        lock.lock()
-        let isCancelled = self.isCancelled
-        lock.unlock()
-        guard !isCancelled else { return false }
+    override func notify(_ change: StoreChange<State>, checking check: CancellationCheck) -> Bool {
+        guard check.allowsCall({ isCancelled }) else { return false }
         body(change)
         return true
     }
@@ -103,6 +95,7 @@ final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unche
         store.lock.lock()
         let released = isCancelled ? nil : store.vacate(slot)
         isCancelled = true
+        store.lock.advanceGeneration()
         store.lock.unlock()
         withExtendedLifetime(released) {}  // NB: released outside the lock: it may run user deinits
     }

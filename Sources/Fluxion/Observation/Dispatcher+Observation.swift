@@ -135,7 +135,8 @@ extension Dispatcher {
             relay.add(observer)
             startForwardingChanges()
             for store in createdStores() {
-                _ = observer.notify(store.currentStateChange(), lock: relay.lock)
+                _ = observer.notify(
+                    store.currentStateChange(), checking: CancellationCheck(lock: relay.lock, generation: nil))
             }
         }
     }

@@ -147,11 +147,13 @@ extension Store {
         let tracked = trackedValues.list
         commitSerial &+= 1
         let serial = commitSerial
+        let generation = lock.generation
         lock.unlock()
         // NB: `state` now holds the old state, released by the caller, outside the lock.
         guard !observers.isEmpty || isRead || !tracked.isEmpty else { return false }
         pendingChange = PendingChange(
-            oldState: state, observers: observers, isRead: isRead, tracked: tracked, serial: serial)
+            oldState: state, observers: observers, generation: generation, isRead: isRead, tracked: tracked,
+            serial: serial)
         return true
     }
 
@@ -173,10 +175,16 @@ extension Store {
         if !pending.observers.isEmpty {
             let change = StoreChange(
                 oldState: pending.oldState, newState: currentState, action: action, serial: pending.serial)
+            let check = CancellationCheck(lock: lock, generation: pending.generation)
             var sawGone = false
-            for case let observer? in pending.observers {
-                // NB: a `Store<State>` lists only `Observer<State>`s.
-                if !unsafeDowncast(observer, to: Observer<State>.self).notify(change, lock: lock) { sawGone = true }
+            for index in pending.observers.indices {
+                // NB: `pending` holds the observers: each is lent to its call without a reference count.
+                guard let observer = pending.observers[index].map(Unmanaged.passUnretained) else { continue }
+                let isGone = observer._withUnsafeGuaranteedRef { observer in
+                    // NB: a `Store<State>` lists only `Observer<State>`s.
+                    !unsafeDowncast(observer, to: Observer<State>.self).notify(change, checking: check)
+                }
+                if isGone { sawGone = true }
             }
             if sawGone { dropGoneObservers() }
         }
@@ -204,6 +212,8 @@ struct Compaction {
 struct PendingChange<State: Sendable> {
     @usableFromInline let oldState: State
     @usableFromInline let observers: ContiguousArray<AnyObserver?>
+    /// The store lock's generation when `observers` was copied: see `CancellationCheck`.
+    @usableFromInline let generation: UInt64
     /// Whether to tell observation tracking: the state was read.
     @usableFromInline let isRead: Bool
     /// The values read through the store, to tell observation tracking of those that changed.
@@ -213,11 +223,12 @@ struct PendingChange<State: Sendable> {
 
     @usableFromInline
     init(
-        oldState: State, observers: ContiguousArray<AnyObserver?>, isRead: Bool,
+        oldState: State, observers: ContiguousArray<AnyObserver?>, generation: UInt64, isRead: Bool,
         tracked: ContiguousArray<TrackedValue<State>>, serial: UInt64
     ) {
         self.oldState = oldState
         self.observers = observers
+        self.generation = generation
         self.isRead = isRead
         self.tracked = tracked
         self.serial = serial

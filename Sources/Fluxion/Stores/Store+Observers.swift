@@ -23,6 +23,7 @@ extension Store {
         if observer.markCancelled(), observers.indices.contains(slot), observers[slot] === observer {
             released = vacate(slot)
         }
+        lock.advanceGeneration()
         lock.unlock()
         withExtendedLifetime(released) {}  // NB: released outside the lock: it may run user deinits
     }

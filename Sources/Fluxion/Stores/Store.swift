@@ -281,7 +281,9 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
         let addAndSend = {
             self.add(observer)
             // NB: the committed state: an observer added inside a handler must not hear a staged one.
-            _ = observer.notify(StoreChange(currentState: self.committedState), lock: self.lock)
+            _ = observer.notify(
+                StoreChange(currentState: self.committedState),
+                checking: CancellationCheck(lock: self.lock, generation: nil))
         }
         if let dispatcher { dispatcher.withTurn(addAndSend) } else { addAndSend() }
     }

@@ -1,0 +1,2 @@
+// The functions are `static inline`, in the header.
+#include "CFluxionAtomics.h"
