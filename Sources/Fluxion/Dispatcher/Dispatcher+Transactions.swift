@@ -48,8 +48,8 @@ extension Dispatcher {
         }
         // NB: the handlers of one name agree on the payload type: one check covers them all, and a
         // payload of that very type needs no cast.
-        if let route = list.typedRoute, ObjectIdentifier(type(of: action.payload)) != route.handler.payloadType,
-            !route.handler.accepts(action.payload)
+        if let expected = list.payloadType, ObjectIdentifier(type(of: action.payload)) != expected,
+            let route = list.typedRoute, !route.handler.accepts(action.payload)
         {
             let (expected, actual) = typeNames(route.handler.payload ?? Any.self, type(of: action.payload))
             throw FluxionError.payloadTypeMismatch(action: action.name, expected: expected, actual: actual)

@@ -16,6 +16,11 @@ final class RouteList: Sendable {
     /// The list of ``AnyAction/mutationName``: no handler takes it; the dispatcher applies the mutation.
     static let mutation = RouteList([], instances: [:], isMutation: true)
 
+    /// The index of the route of the store type whose identifier is `id`, if the list has one.
+    func index(of id: ObjectIdentifier) -> Int? {
+        routes.indices.first { routes[$0].storeID == id }
+    }
+
     /// Makes the list of `routes`, each with its store if it is among `instances`.
     init(_ routes: [Route], instances: [ObjectIdentifier: any StoreRuntime], isMutation: Bool = false) {
         self.isMutation = isMutation
@@ -33,6 +38,9 @@ final class RouteList: Sendable {
 /// One store's handler for one action name, and the store once it exists, as the name index holds it.
 final class Route: Sendable {
     let registration: Registration
+    /// `registration.id` and `registration.operations`, read without loading the registration.
+    let storeID: ObjectIdentifier
+    let operations: StoreOperations
     let handler: Handler
     /// The store, once created.
     let store: (any StoreRuntime)?
@@ -42,6 +50,8 @@ final class Route: Sendable {
 
     init(registration: Registration, handler: Handler, store: (any StoreRuntime)? = nil) {
         self.registration = registration
+        storeID = registration.id
+        operations = registration.operations
         self.handler = handler
         self.store = store
         unretainedStore = store.map { Unmanaged.passUnretained($0) }

@@ -167,9 +167,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     /// - Throws: ``FluxionError/waitForCycle(_:)`` when that store is waiting
     ///   already, or the error its handler threw.
     func waitFor(_ id: ObjectIdentifier, runner: (Handler, AnyObject) -> HandlerOutcome) throws -> AnyObject? {
-        guard let list = state.list, let index = list.routes.firstIndex(where: { $0.registration.id == id }) else {
-            return nil
-        }
+        guard let list = state.list, let index = list.index(of: id) else { return nil }
         switch state.progress[index] {
         case .pending:
             if state.failure == nil { run(index, of: list, with: runner) }
@@ -219,7 +217,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         if state.stages, let list = state.list {
             for index in 0..<list.routes.count where state.progress[index] != .pending {
                 let route = list.routes[index]
-                if let store = route.store { route.registration.operations.rollback(store) }
+                if let store = route.store { route.operations.rollback(store) }
             }
         }
         state.unretainedList = nil
@@ -240,7 +238,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
                 for index in state.progress.indices where state.progress[index] == .heard {
                     unowned(unsafe) let route = list.routes[index]
                     guard let store = route.unretainedStore else { continue }
-                    store._withUnsafeGuaranteedRef { route.registration.operations.deliver($0, action) }
+                    store._withUnsafeGuaranteedRef { route.operations.deliver($0, action) }
                 }
             }
         }
@@ -266,8 +264,11 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
 
     /// Commits the staged change of the store of the list's route at `index`; whether someone hears it.
     private func commitRoute(at index: Int) -> Bool {
-        guard let route = state.list?.routes[index], let store = route.store else { return false }
-        return route.registration.operations.commit(store)
+        // NB: the dispatch still holds the list: its route and store are lent without reference counts.
+        state.unretainedList?._withUnsafeGuaranteedRef { list in
+            unowned(unsafe) let route = list.routes[index]
+            return route.unretainedStore?._withUnsafeGuaranteedRef { route.operations.commit($0) }
+        } ?? false
     }
 
     private func run(_ index: Int, of list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome) {
@@ -278,9 +279,9 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         guard let store = route.unretainedStore else { return }
         if state.isBatch {
             stage(
-                store.takeUnretainedValue(), order: route.registration.order, operations: route.registration.operations)
+                store.takeUnretainedValue(), order: route.registration.order, operations: route.operations)
         } else if state.stages {
-            route.registration.operations.stage(store.takeUnretainedValue())
+            store._withUnsafeGuaranteedRef { route.operations.stage($0) }
         }
         state.progress[index] = .running
         state.running.append(index)
