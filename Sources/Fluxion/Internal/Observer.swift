@@ -92,11 +92,13 @@ final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unche
 
     @usableFromInline
     func cancel() {
-        store.lock.lock()
-        let released = isCancelled ? nil : store.vacate(slot)
-        isCancelled = true
-        store.lock.advanceGeneration()
-        store.lock.unlock()
+        let released = store.guarded.withLock { contents -> Compaction? in
+            defer {
+                isCancelled = true
+                store.lock.advanceGeneration()
+            }
+            return isCancelled ? nil : contents.vacate(slot)
+        }
         withExtendedLifetime(released) {}  // NB: released outside the lock: it may run user deinits
     }
 }

@@ -5,9 +5,7 @@ extension Store {
     /// starts with this state.
     final func replaceStateBeforePublication(with state: State) {
         var replaced = state
-        lock.lock()
-        swap(&currentState, &replaced)
-        lock.unlock()
+        guarded.withLock { swap(&$0.current, &replaced) }
         withExtendedLifetime(replaced) {}  // NB: the initial state is released outside the lock
     }
 }
