@@ -4,39 +4,26 @@
 /// that must wait for another's change waits with ``withLockWaiting(until:)``,
 /// whose body is asked again after each ``Lock/broadcast()``. Exclusivity is
 /// checked by the lock, not at run time, in this one place.
-@usableFromInline
 package final class Guarded<Value>: @unchecked Sendable {  // `value` is touched only with `lock` held
-    @usableFromInline let lock: Lock
-    @usableFromInline @exclusivity(unchecked) var value: Value
+    let lock: Lock
+    @exclusivity(unchecked) private var value: Value
 
-    @usableFromInline
     package init(_ value: Value, waitable: Bool = false) {
         self.value = value
         lock = Lock(waitable: waitable)
     }
 
     /// Runs `body` on the value with the lock held.
-    @inlinable @inline(__always)
+    @inline(__always)
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
     }
 
-    /// Runs `body` on the value without the lock: only for a thread that alone writes what `body` touches.
-    ///
-    /// NB: the one exception to the rule above, for a value with a sole writer (a store's states,
-    /// written only by the dispatch turn's holder): that thread may read without the lock, since no
-    /// other thread writes, and writes what others read under the lock, or while they wait for it.
-    @inlinable @inline(__always)
-    package func withoutLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try body(&value)
-    }
-
     /// Runs `body` with the lock held until it returns a result, waiting for a broadcast after each `nil`.
     ///
     /// NB: the value is not borrowed while waiting: other threads change it in between.
-    @usableFromInline
     package func withLockWaiting<Result>(until body: (inout Value) throws -> Result?) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
@@ -47,7 +34,6 @@ package final class Guarded<Value>: @unchecked Sendable {  // `value` is touched
     }
 
     /// Wakes the threads waiting in ``withLockWaiting(until:)``; call from inside ``withLock(_:)``.
-    @usableFromInline
     package func broadcast() {
         lock.broadcast()
     }

@@ -58,13 +58,12 @@ final class KeyPathObserver<State: Sendable, Value: Equatable & Sendable>: Cance
         self.body = body
     }
 
-    /// Joins the store's group for the key path, making it if needed; call under the store's lock,
-    /// with what it guards.
+    /// Joins the store's group for the key path, making it if needed; call under the store's lock.
     ///
     /// - Returns: What registering a new group let go of, for the caller to release after unlocking.
-    func join(_ contents: inout StoreContents<State>) -> Compaction? {
-        joinedAt = contents.commitSerial
-        if let group = contents.keyPathGroups[keyPath] as? KeyPathObserverGroup<State, Value> {
+    func join() -> Compaction? {
+        joinedAt = store.commitSerial
+        if let group = store.keyPathGroups[keyPath] as? KeyPathObserverGroup<State, Value> {
             group.join(self)
             self.group = group
             return nil
@@ -72,8 +71,8 @@ final class KeyPathObserver<State: Sendable, Value: Equatable & Sendable>: Cance
         let group = KeyPathObserverGroup<State, Value>(keyPath)
         group.join(self)
         self.group = group
-        contents.keyPathGroups[keyPath] = group
-        return contents.append(group)
+        store.keyPathGroups[keyPath] = group
+        return store.append(group)
     }
 
     /// Calls the observer unless it was cancelled.
@@ -89,16 +88,16 @@ final class KeyPathObserver<State: Sendable, Value: Equatable & Sendable>: Cance
     }
 
     func cancel() {
-        let released = store.guarded.withLock { contents -> Compaction? in
-            defer {
-                isCancelled = true
-                group = nil
-                store.lock.advanceGeneration()
-            }
-            guard let group, group.leave(self) else { return nil }
-            contents.keyPathGroups[keyPath] = nil
-            return contents.vacate(group.slot)
+        store.lock.lock()
+        var released: Compaction?
+        if let group, group.leave(self) {
+            store.keyPathGroups[keyPath] = nil
+            released = store.vacate(group.slot)
         }
+        isCancelled = true
+        group = nil
+        store.lock.advanceGeneration()
+        store.lock.unlock()
         withExtendedLifetime(released) {}  // NB: released outside the lock
     }
 }

@@ -22,7 +22,7 @@ final class Lock: @unchecked Sendable {  // the pthread objects are thread-safe;
     /// How many threads are in ``wait()``, so that ``broadcast()`` costs nothing when none is.
     @exclusivity(unchecked) private var waiters = 0
     /// A `fluxion_counter`: ``generation``.
-    @usableFromInline let counter: UnsafeMutableRawPointer
+    private let counter: UnsafeMutableRawPointer
 
     /// Creates a lock; with `waitable`, also a condition for ``wait()`` and ``broadcast()``.
     @usableFromInline
@@ -49,7 +49,7 @@ final class Lock: @unchecked Sendable {  // the pthread objects are thread-safe;
     ///
     /// What was written under the lock before an advance is visible to a
     /// thread that reads the advanced generation.
-    @inlinable
+    @usableFromInline
     var generation: UInt64 {
         fluxion_counter_load(counter.assumingMemoryBound(to: fluxion_counter.self))
     }

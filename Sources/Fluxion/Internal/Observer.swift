@@ -92,13 +92,11 @@ final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unche
 
     @usableFromInline
     func cancel() {
-        let released = store.guarded.withLock { contents -> Compaction? in
-            defer {
-                isCancelled = true
-                store.lock.advanceGeneration()
-            }
-            return isCancelled ? nil : contents.vacate(slot)
-        }
+        store.lock.lock()
+        let released = isCancelled ? nil : store.vacate(slot)
+        isCancelled = true
+        store.lock.advanceGeneration()
+        store.lock.unlock()
         withExtendedLifetime(released) {}  // NB: released outside the lock: it may run user deinits
     }
 }

@@ -103,7 +103,7 @@ extension Store {
     ) -> ObservationToken {
         let observer = KeyPathObserver(store: self, keyPath: keyPath, body: handler)
         let join = {
-            let released = self.guarded.withLock { observer.join(&$0) }
+            let released = self.lock.withLock { observer.join() }
             withExtendedLifetime(released) {}  // NB: released outside the lock
             if sendingCurrentState { observer.sendCurrentValue(of: self.committedState) }
         }

@@ -19,12 +19,12 @@ extension Store {
     /// another thread. Read ``state`` to track the whole state, as before.
     public final subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
         registrar.access(self, keyPath: trackedKeyPath(for: keyPath))
-        return visibleState()[keyPath: keyPath]
+        return lock.withLock { visibleState[keyPath: keyPath] }
     }
 
     /// The store's key path to the value at `keyPath`, as Observation knows it; made once per value.
     private func trackedKeyPath<Value>(for keyPath: KeyPath<State, Value>) -> KeyPath<Store<State>, Value> {
-        if let known = guarded.withLock({ $0.trackedValues.keyPath(for: keyPath) }) as? KeyPath<Store<State>, Value> {
+        if let known = lock.withLock({ trackedValues.keyPath(for: keyPath) }) as? KeyPath<Store<State>, Value> {
             return known
         }
         let storeKeyPath: KeyPath<Store<State>, Value> = \Store<State>.[dynamicMember: keyPath]
@@ -37,7 +37,7 @@ extension Store {
                 return { new in isEqual.map { !$0(value, new[keyPath: keyPath]) } ?? true }
             },
             tell: { store in store.registrar.withMutation(of: store, keyPath: storeKeyPath) {} })
-        guarded.withLock { $0.trackedValues.add(value, for: keyPath) }
+        lock.withLock { trackedValues.add(value, for: keyPath) }
         return storeKeyPath
     }
 }

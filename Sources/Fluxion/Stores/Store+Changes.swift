@@ -2,18 +2,18 @@ import Observation
 
 extension Store: StoreRuntime {
     func attach(to dispatcher: Dispatcher) -> Bool {
-        guarded.withLock { contents in
-            guard !contents.isAttached else { return false }
-            contents.isAttached = true
-            contents.owningDispatcher = dispatcher
+        lock.withLock {
+            guard !isAttached else { return false }
+            isAttached = true
+            owningDispatcher = dispatcher
             return true
         }
     }
 
     func forwardChanges(to relay: ChangeRelay) {
-        let isFirst = guarded.withLock { contents in
-            defer { contents.isForwarding = true }
-            return !contents.isForwarding
+        let isFirst = lock.withLock {
+            defer { isForwarding = true }
+            return !isForwarding
         }
         guard isFirst else { return }
         // NB: the relay, not the store, owns this observer's life; the reference to the store is weak.
@@ -31,7 +31,10 @@ extension Store: StoreRuntime {
     /// The state as last committed, whichever thread asks: what a new observer hears first.
     @usableFromInline
     final var committedState: State {
-        guarded.withLockWaiting { $0.inPlaceMutator == nil ? $0.current : nil }
+        lock.withLock {
+            if inPlaceMutator != nil { waitForInPlaceMutation() }
+            return currentState
+        }
     }
 }
 
@@ -43,8 +46,8 @@ extension Store {
     /// Runs `mutate` on a copy of the state, and commits or stages the copy if it returns.
     @inlinable
     final func apply(_ mutate: (inout State) throws -> Void) -> HandlerOutcome {
-        // NB: the turn holder may read the states without the lock: it alone writes them.
-        var state = guarded.withoutLock { isStaging ? ($0.staged ?? $0.current) : $0.current }
+        // NB: the turn holder may read `currentState` and `staged` without the lock: it alone writes them.
+        var state = isStaging ? (staged ?? currentState) : currentState
         do {
             try mutate(&state)
         } catch {
@@ -53,10 +56,10 @@ extension Store {
         guard isStaging else { return .committed(delivers: commit(&state)) }
         var replaced: State? = state
         let thread = ThreadID.current
-        guarded.withLock { contents in
-            swap(&contents.staged, &replaced)
-            contents.stagedBy = thread
-        }
+        lock.lock()
+        swap(&staged, &replaced)
+        stagedBy = thread
+        lock.unlock()
         withExtendedLifetime(replaced) {}  // NB: released outside the lock: it may run a deinit
         return .staged
     }
@@ -75,33 +78,32 @@ extension Store {
     /// Changes the state in place, or returns `nil` when something needs the state from before.
     @inlinable
     final func applyInPlace(_ mutate: (inout State) throws -> Void) -> HandlerOutcome? {
-        let isEqual = self.isEqual
-        let plan = guarded.withLock { contents -> (tracked: ContiguousArray<TrackedValue<State>>?, tellsState: Bool)? in
-            guard contents.observers.isEmpty, !contents.isRead || isEqual == nil else { return nil }
-            contents.inPlaceMutator = .current  // NB: readers on other threads wait from here until it is cleared
-            return (contents.trackedValues.list.isEmpty ? nil : contents.trackedValues.list, contents.isRead)
+        lock.lock()
+        guard observers.isEmpty, !isRead || isEqual == nil else {
+            lock.unlock()
+            return nil
         }
-        guard let plan else { return nil }
-        // NB: the turn holder alone writes the state, and readers wait: it changes it without the lock.
-        let (watches, failure) = guarded.withoutLock { contents -> ([(State) -> Bool]?, (any Error)?) in
-            let watches = plan.tracked?.map { $0.watch(contents.current) }
-            do {
-                try mutate(&contents.current)
-            } catch {
-                return (watches, error)  // NB: only a handler declared not to throw runs here: never reached
-            }
-            return (watches, nil)
+        let tracked = trackedValues.list.isEmpty ? nil : trackedValues.list
+        let tellsState = isRead
+        inPlaceMutator = .current  // NB: readers on other threads wait from here until it is cleared
+        lock.unlock()
+        // NB: the turn holder alone writes `currentState`, and readers wait: no lock is needed to change it.
+        let watches = tracked?.map { $0.watch(currentState) }
+        var failure: (any Error)?
+        do {
+            try mutate(&currentState)
+        } catch {
+            failure = error  // NB: only a handler declared not to throw runs here: this is never reached
         }
-        guarded.withLock { contents in
-            contents.inPlaceMutator = nil
-            contents.commitSerial &+= 1
-            guarded.broadcast()
-        }
+        lock.lock()
+        inPlaceMutator = nil
+        commitSerial &+= 1
+        lock.broadcast()
+        lock.unlock()
         if let failure { return .failed(failure) }
-        if plan.tellsState { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
-        if let tracked = plan.tracked, let watches {
-            let changed = guarded.withoutLock { contents in watches.map { $0(contents.current) } }
-            for (value, hasChanged) in zip(tracked, changed) where hasChanged { value.tell(self) }
+        if tellsState { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
+        if let tracked, let watches {
+            for (value, hasChanged) in zip(tracked, watches) where hasChanged(currentState) { value.tell(self) }
         }
         return .committed(delivers: false)
     }
@@ -111,8 +113,7 @@ extension Store {
     /// A state equal to the current one, when `State` is `Equatable`, is no change.
     @inlinable
     final func commit(_ state: inout State) -> Bool {
-        // NB: here and below, the turn holder reads the states without the lock: it alone writes them.
-        if let isEqual, guarded.withoutLock({ isEqual(state, $0.current) }) { return false }
+        if let isEqual, isEqual(state, currentState) { return false }
         return install(&state, endingStaging: false)
     }
 
@@ -120,8 +121,8 @@ extension Store {
     @inlinable
     final func commitStaged() -> Bool {
         isStaging = false
-        guard let newState = guarded.withoutLock({ $0.staged }) else { return false }
-        if let isEqual, guarded.withoutLock({ isEqual(newState, $0.current) }) {
+        guard let newState = staged else { return false }
+        if let isEqual, isEqual(newState, currentState) {
             rollBackStaged()
             return false
         }
@@ -135,18 +136,19 @@ extension Store {
     /// - Parameter endingStaging: Whether to drop the staged state too, in the same critical section.
     @inlinable
     final func install(_ state: inout State, endingStaging: Bool) -> Bool {
-        let (observers, isRead, tracked, serial, generation) = guarded.withLock { contents in
-            if endingStaging {
-                contents.staged = nil  // NB: the caller holds a copy of it: nothing is released under the lock
-                contents.stagedBy = nil
-            }
-            swap(&contents.current, &state)
-            contents.commitSerial &+= 1
-            return (
-                contents.observers, contents.isRead, contents.trackedValues.list, contents.commitSerial,
-                lock.generation
-            )
+        lock.lock()
+        if endingStaging {
+            staged = nil  // NB: the caller holds a copy of it: nothing is released under the lock
+            stagedBy = nil
         }
+        swap(&currentState, &state)
+        let observers = self.observers
+        let isRead = self.isRead
+        let tracked = trackedValues.list
+        commitSerial &+= 1
+        let serial = commitSerial
+        let generation = lock.generation
+        lock.unlock()
         // NB: `state` now holds the old state, released by the caller, outside the lock.
         guard !observers.isEmpty || isRead || !tracked.isEmpty else { return false }
         pendingChange = PendingChange(
@@ -159,10 +161,10 @@ extension Store {
     @inlinable
     final func rollBackStaged() {
         isStaging = false
-        let dropped = guarded.withLock { contents in
-            contents.stagedBy = nil
-            return contents.staged.take()
-        }
+        lock.lock()
+        let dropped = staged.take()
+        stagedBy = nil
+        lock.unlock()
         withExtendedLifetime(dropped) {}  // NB: released outside the lock
     }
 
@@ -170,10 +172,9 @@ extension Store {
     @inlinable
     final func deliverPendingChange(for action: AnyAction) {
         guard let pending = pendingChange.take() else { return }
-        let newState = guarded.withoutLock { $0.current }
         if !pending.observers.isEmpty {
             let change = StoreChange(
-                oldState: pending.oldState, newState: newState, action: action, serial: pending.serial)
+                oldState: pending.oldState, newState: currentState, action: action, serial: pending.serial)
             let check = CancellationCheck(lock: lock, generation: pending.generation)
             var sawGone = false
             for index in pending.observers.indices {
@@ -189,14 +190,21 @@ extension Store {
         }
         // NB: only code that has read `state` can be tracking it.
         if pending.isRead { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
-        for value in pending.tracked where value.hasChanged(pending.oldState, newState) { value.tell(self) }
+        for value in pending.tracked where value.hasChanged(pending.oldState, currentState) { value.tell(self) }
     }
 
     @usableFromInline
     final func dropGoneObservers() {
-        let released = guarded.withLock { $0.compactObservers() }
+        let released = lock.withLock { compactObservers() }
         withExtendedLifetime(released) {}  // NB: released outside the lock
     }
+}
+
+/// What compacting a store's observer list let go of, to release once the store is unlocked.
+struct Compaction {
+    let observers: ContiguousArray<AnyObserver?>
+    /// The owners loaded to check that they live; the last reference to one may be here.
+    let owners: [AnyObject]
 }
 
 /// A committed change, waiting for the end of its transaction to be delivered.

@@ -1,21 +1,58 @@
 extension Store {
     @usableFromInline
     final func add(_ observer: Observer<State>) {
-        let released = guarded.withLock { $0.append(observer) }
+        let released = lock.withLock { append(observer) }
         withExtendedLifetime(released) {}  // NB: gone observers are released here, outside the lock
+    }
+
+    /// Appends an observer to the list; call under `lock`.
+    ///
+    /// - Returns: What compaction let go of, if it ran, for the caller to release after unlocking.
+    final func append(_ observer: AnyObserver) -> Compaction? {
+        observer.slot = observers.count
+        observers.append(observer)
+        return observers.count >= compactionThreshold ? compactObservers() : nil
     }
 
     /// Stops an owner-bound observer for good, and empties its slot.
     final func cancel<Owner>(_ observer: OwnedObserver<State, Owner>) {
-        let released = guarded.withLock { contents -> Compaction? in
-            defer { lock.advanceGeneration() }
-            let slot = observer.slot
-            // NB: an observer whose owner went may have been dropped already, and its slot given to another.
-            guard observer.markCancelled(), contents.observers.indices.contains(slot),
-                contents.observers[slot] === observer
-            else { return nil }
-            return contents.vacate(slot)
+        lock.lock()
+        var released: Compaction?
+        let slot = observer.slot
+        // NB: an observer whose owner went may have been dropped already, and its slot given to another.
+        if observer.markCancelled(), observers.indices.contains(slot), observers[slot] === observer {
+            released = vacate(slot)
         }
+        lock.advanceGeneration()
+        lock.unlock()
         withExtendedLifetime(released) {}  // NB: released outside the lock: it may run user deinits
+    }
+
+    /// Empties a cancelled observer's slot in O(1), compacting the list when half of it is empty; call under `lock`.
+    ///
+    /// - Returns: What compaction let go of, if it ran, for the caller to release after unlocking.
+    final func vacate(_ slot: Int) -> Compaction? {
+        observers[slot] = nil
+        vacantSlots += 1
+        return vacantSlots > observers.count / 2 ? compactObservers() : nil
+    }
+
+    /// Drops vacant slots and gone observers; call under `lock`.
+    ///
+    /// - Returns: The old list and the owners checked alive on the way, for
+    ///   the caller to release once it has unlocked: releasing either may run
+    ///   user code (an observer's closure's captures, an owner's `deinit`).
+    final func compactObservers() -> Compaction {
+        var kept = ContiguousArray<AnyObserver?>()
+        kept.reserveCapacity(observers.count - vacantSlots)
+        var owners: [AnyObject] = []
+        for case let observer? in observers where !observer.isGone(keepingOwnerIn: &owners) {
+            observer.slot = kept.count
+            kept.append(observer)
+        }
+        vacantSlots = 0
+        compactionThreshold = max(8, kept.count * 2)
+        swap(&kept, &observers)
+        return Compaction(observers: kept, owners: owners)
     }
 }

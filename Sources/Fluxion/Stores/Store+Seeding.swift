@@ -5,7 +5,9 @@ extension Store {
     /// starts with this state.
     final func replaceStateBeforePublication(with state: State) {
         var replaced = state
-        guarded.withLock { swap(&$0.current, &replaced) }
+        lock.lock()
+        swap(&currentState, &replaced)
+        lock.unlock()
         withExtendedLifetime(replaced) {}  // NB: the initial state is released outside the lock
     }
 }

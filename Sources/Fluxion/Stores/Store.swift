@@ -39,29 +39,53 @@ import Observation
 /// properties you add immutable (`let`, such as injected dependencies), or
 /// guard them yourself: handlers run on whichever thread dispatches.
 @dynamicMemberLookup
-open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `guarded`, and the dispatch turn, as marked
-    /// The states, observers and links, with the lock that guards them: see ``StoreContents``.
-    @usableFromInline let guarded: Guarded<StoreContents<State>>
+open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`, or the dispatch turn, as marked
+    @usableFromInline let lock = Lock(waitable: true)
     @usableFromInline let registrar = ObservationRegistrar()
     /// `\.state`, made once: a key path into a generic class costs an allocation each time it is formed.
     @usableFromInline let stateKeyPath: KeyPath<Store<State>, State> = \.state
     /// `==` when `State` is `Equatable`: a handler run that leaves the state equal is then no change.
     @usableFromInline let isEqual: (@Sendable (State, State) -> Bool)?
 
-    // Owned by the dispatch turn: only its holder touches these.
+    // Guarded by `lock`:
+
+    /// The committed state. NB: written under `lock`, and only by the thread holding the
+    /// owning dispatcher's dispatch turn, which may therefore read it without the lock.
+    @usableFromInline @exclusivity(unchecked) final var currentState: State
+    /// The state of the running transaction, not committed yet; written like `currentState`.
+    @usableFromInline @exclusivity(unchecked) final var staged: State?
+    /// The thread running the transaction that staged `staged`: the only one that reads it.
+    @usableFromInline @exclusivity(unchecked) final var stagedBy: ThreadID?
+    /// Whether ``state`` was ever read: only then can observation tracking be watching it.
+    @usableFromInline @exclusivity(unchecked) final var isRead = false
+    /// The observers in the order they were added; `nil` marks a cancelled one's slot.
+    @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<AnyObserver?> = []
+    @exclusivity(unchecked) final var vacantSlots = 0
+    @exclusivity(unchecked) final var compactionThreshold = 8
+    /// The dispatcher that created the store; set once, when it attaches the store.
+    @exclusivity(unchecked) final weak var owningDispatcher: Dispatcher?
+    @exclusivity(unchecked) final var isAttached = false
+    /// Whether the store passes its changes on to its dispatcher's whole-dispatcher observers.
+    @exclusivity(unchecked) final var isForwarding = false
+    /// How many changes were committed, each with its observers.
+    @usableFromInline @exclusivity(unchecked) final var commitSerial: UInt64 = 0
+    /// The key-path observer groups, by key path. See `KeyPathObserverGroup`.
+    @exclusivity(unchecked) final var keyPathGroups: [AnyKeyPath: AnyObserver] = [:]
+    /// The thread changing the state in place, if one is: readers on other threads wait for it.
+    @usableFromInline @exclusivity(unchecked) final var inPlaceMutator: ThreadID?
+    /// The values of the state read through ``subscript(dynamicMember:)``, which Observation may track.
+    @usableFromInline @exclusivity(unchecked) final var trackedValues = TrackedValues<State>()
+
+    // Owned by the dispatch turn:
 
     /// Whether handler runs stage their changes for a transaction instead of committing them.
     @usableFromInline @exclusivity(unchecked) final var isStaging = false
     /// The committed change, until it is delivered.
     @usableFromInline @exclusivity(unchecked) final var pendingChange: PendingChange<State>?
 
-    /// The lock of ``guarded``, which also guards each observer's cancellation.
-    @inlinable
-    final var lock: Lock { guarded.lock }
-
     /// Creates a store with its initial state.
     public init(initialState: State) {
-        guarded = Guarded(StoreContents(current: initialState), waitable: true)
+        currentState = initialState
         isEqual = equality(of: State.self)
     }
 
@@ -85,28 +109,37 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `guarde
     /// other store's new state here (its own is its `inout` parameter).
     public final var state: State {
         registrar.access(self, keyPath: stateKeyPath)
-        return visibleState { $0.isRead = true }
+        lock.lock()
+        defer { lock.unlock() }
+        isRead = true
+        return visibleState
     }
 
-    /// The state the calling thread sees — its transaction's staged state, or the committed one —
-    /// once no handler changes it in place on another thread; `noting` runs first, under the lock.
+    /// The state the calling thread sees: a transaction's own staged state, or the committed one.
+    /// NB: read with `lock` held.
     @usableFromInline
-    final func visibleState(noting note: (inout StoreContents<State>) -> Void = { _ in }) -> State {
-        guarded.withLockWaiting { contents in
-            note(&contents)
-            guard let mutator = contents.inPlaceMutator else { return contents.visibleState }
+    final var visibleState: State {
+        if inPlaceMutator != nil { waitForInPlaceMutation() }
+        if let thread = stagedBy, thread == .current, let staged { return staged }
+        return currentState
+    }
+
+    /// Waits, the lock held, until the handler changing the state in place has returned.
+    @usableFromInline
+    final func waitForInPlaceMutation() {
+        while let mutator = inPlaceMutator {
             // NB: the state is the handler's `inout` argument now; its own thread cannot read it too.
             precondition(
                 mutator != .current,
                 "\(type(of: self)) read its own state inside a handler that changes it in place: use the handler's argument"
             )
-            return nil
+            lock.wait()
         }
     }
 
     /// The dispatcher that created this store, while it exists.
     public final var dispatcher: Dispatcher? {
-        guarded.withLock { $0.owningDispatcher }  // NB: the strong reference is released by the caller, unlocked
+        lock.withLock { owningDispatcher }  // NB: the strong reference is released by the caller, unlocked
     }
 
     /// Runs another store's handler for the current action first, and returns that store.
