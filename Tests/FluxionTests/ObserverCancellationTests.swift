@@ -98,24 +98,37 @@ import Testing
 
     @Test func tokensCancelledFromAnotherThreadStopOnceCancelReturns() throws {
         let (dispatcher, store) = try makeCounterStore()
-        let cancelled = LockedBox(false)
-        let callsAfterCancel = LockedBox(0)
-        let token = store.observe { _ in
-            // NB: a call that passed its check as `cancel` returned may still count here: at most one.
-            if cancelled.value { callsAfterCancel.withValue { $0 += 1 } }
+        let callsAfterCancel = callsAfterCancellingFromAnotherThread(dispatcher, store) { onCall in
+            let token = store.observe { _ in onCall() }
+            return { token.cancel() }
         }
 
-        runOnThreads(2) { index in
-            if index == 0 {
-                for _ in 0..<2_000 { try? dispatcher.dispatch(.counterAdd, payload: 1) }
-            } else {
-                for _ in 0..<200 { _ = store.state }
-                token.cancel()
-                cancelled.value = true
-            }
-        }
-
-        #expect(callsAfterCancel.value <= 1)
+        // NB: a call that passed its check as `cancel` returned may still count: at most one.
+        #expect(callsAfterCancel <= 1)
         #expect(store.state.total == 2_000)
     }
+}
+
+/// Dispatches 2,000 actions on one thread while another cancels the observer that `observe` adds
+/// (it returns how to cancel it); returns how many calls began after the cancel had returned.
+func callsAfterCancellingFromAnotherThread(
+    _ dispatcher: Dispatcher,
+    _ store: CountingStore,
+    observe: (_ onCall: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+) -> Int {
+    let cancelled = LockedBox(false)
+    let callsAfterCancel = LockedBox(0)
+    let cancel = observe {
+        if cancelled.value { callsAfterCancel.withValue { $0 += 1 } }
+    }
+    runOnThreads(2) { index in
+        if index == 0 {
+            for _ in 0..<2_000 { try? dispatcher.dispatch(.counterAdd, payload: 1) }
+        } else {
+            for _ in 0..<200 { _ = store.state }
+            cancel()
+            cancelled.value = true
+        }
+    }
+    return callsAfterCancel.value
 }
