@@ -22,6 +22,11 @@ static inline uint64_t fluxion_counter_load(fluxion_counter *counter) {
     return atomic_load_explicit(&counter->value, memory_order_acquire);
 }
 
+/// Sets the counter to `value`.
+static inline void fluxion_counter_store(fluxion_counter *counter, uint64_t value) {
+    atomic_store_explicit(&counter->value, value, memory_order_release);
+}
+
 /// Adds one to the counter.
 static inline void fluxion_counter_advance(fluxion_counter *counter) {
     atomic_fetch_add_explicit(&counter->value, 1, memory_order_release);

@@ -71,7 +71,9 @@ extension Store {
     /// copy of the array. Readers on other threads wait for the handler.
     @inlinable
     final func apply(inPlace: Bool, _ mutate: (inout State) throws -> Void) -> HandlerOutcome {
-        guard inPlace, !isStaging, let outcome = applyInPlace(mutate) else { return apply(mutate) }
+        guard inPlace, !isStaging, !needsOldState.isSet, let outcome = applyInPlace(mutate) else {
+            return apply(mutate)
+        }
         return outcome
     }
 

@@ -11,7 +11,13 @@ extension Store {
     final func append(_ observer: AnyObserver) -> Compaction? {
         observer.slot = observers.count
         observers.append(observer)
+        noteWhetherOldStateIsNeeded()
         return observers.count >= compactionThreshold ? compactObservers() : nil
+    }
+
+    /// Sets ``needsOldState`` from what needs the state from before a change; call under `lock`.
+    final func noteWhetherOldStateIsNeeded() {
+        needsOldState.set(!observers.isEmpty || (isRead && isEqual != nil))
     }
 
     /// Stops an owner-bound observer for good, and empties its slot.
@@ -53,6 +59,7 @@ extension Store {
         vacantSlots = 0
         compactionThreshold = max(8, kept.count * 2)
         swap(&kept, &observers)
+        noteWhetherOldStateIsNeeded()
         return Compaction(observers: kept, owners: owners)
     }
 }

@@ -46,6 +46,11 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     @usableFromInline let stateKeyPath: KeyPath<Store<State>, State> = \.state
     /// `==` when `State` is `Equatable`: a handler run that leaves the state equal is then no change.
     @usableFromInline let isEqual: (@Sendable (State, State) -> Bool)?
+    /// Whether something needs the state from before a change — an observer, or Observation
+    /// tracking that compares the whole state — so that no handler may change it in place.
+    /// Set under `lock` (see `noteWhetherOldStateIsNeeded`); read without it, as a hint that spares
+    /// a store with observers a lock per dispatch. Changing in place checks again under the lock.
+    @usableFromInline let needsOldState = AtomicFlag()
 
     // Guarded by `lock`. NB: these are fields of the class, not a `Guarded` value as elsewhere:
     // a generic struct holding them costs a generic-metadata look-up on every access from code
@@ -114,7 +119,10 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
         registrar.access(self, keyPath: stateKeyPath)
         lock.lock()
         defer { lock.unlock() }
-        isRead = true
+        if !isRead {
+            isRead = true
+            noteWhetherOldStateIsNeeded()
+        }
         return visibleState
     }
 
