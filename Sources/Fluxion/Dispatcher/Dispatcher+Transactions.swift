@@ -84,8 +84,7 @@ extension Dispatcher {
         // NB: a list whose stores exist is used as it is, without a reference count.
         guard list.isReady else { return try runHandlers(name, through: ready(list), run: run, erased: erased) }
         try transact {
-            // NB: with one route, `waitFor` can never run another handler: the action is needed only with more.
-            try transaction.run(name, list.routes.count > 1 ? erased() : nil, through: list, with: run)
+            try transaction.run(name, erased: erased, through: list, with: run)
         } erased: {
             erased()
         }

@@ -126,21 +126,23 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     ///
     /// - Parameters:
     ///   - name: The action's name, for error messages.
-    ///   - action: The action, for `waitFor` to run handlers of other routes;
-    ///     needed only when there are several routes.
+    ///   - erased: Makes the action, for `waitFor` to run handlers of other routes;
+    ///     called only when there are several routes.
     ///   - list: The action's routes, every store of which exists.
     /// - Throws: The first error a handler threw: the transaction is then failed.
     func run(
         _ name: String,
-        _ action: AnyAction?,
+        erased: () -> AnyAction,
         through list: RouteList,
         with runner: (Handler, AnyObject) -> HandlerOutcome
     ) throws {
         state.isOpen = true
         state.actionName = name
-        if action != nil { state.action = action }
-        state.unretainedList = Unmanaged.passUnretained(list)
         let count = list.routes.count
+        // NB: with one route, `waitFor` can never run another handler: the action is needed only with more.
+        let keepsAction = count > 1
+        if keepsAction { state.action = erased() }
+        state.unretainedList = Unmanaged.passUnretained(list)
         // NB: one store alone commits at once; several stage, so that they commit together.
         state.stages = state.isBatch || count > 1
         if state.progress.count == count {
@@ -149,7 +151,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
             state.progress = ContiguousArray(repeating: .pending, count: count)
         }
         defer {
-            if state.action != nil { state.action = nil }
+            if keepsAction { state.action = nil }
             // NB: a batch's changes are staged in `staged`; an action's, along its list.
             if state.isBatch { state.unretainedList = nil }
         }
