@@ -7,21 +7,82 @@ import Testing
 // observer in the middle of a delivery, for each kind of observer, and check
 // that it is not called once its `cancel()` has returned.
 @Suite struct ObserverCancellationTests {
-    @Test func aStoreTokenCancelledByAnEarlierObserverIsNotCalledForThatChange() throws {
-        let (dispatcher, store) = try makeCounterStore()
-        let seen = Recorder<String>()
-        let later = LockedBox<ObservationToken?>(nil)
-        let first = store.observe { change in
-            seen.append("first \(change.newState.total)")
-            later.value?.cancel()
+    /// An observer form whose cancellation a delivery must honour.
+    enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case storeToken, storeHandle, dispatcherToken, dispatcherHandle
+
+        var testDescription: String { rawValue }
+
+        /// Adds an observer of this kind that runs `body` on each change; returns what cancels it,
+        /// and what must be kept alive until then (a token).
+        func observe(
+            _ dispatcher: Dispatcher,
+            _ store: CountingStore,
+            owner: ObserverOwner,
+            _ body: @escaping @Sendable () -> Void
+        ) -> (cancel: @Sendable () -> Void, kept: ObservationToken?) {
+            switch self {
+            case .storeToken:
+                let token = store.observe { _ in body() }
+                return ({ token.cancel() }, token)
+            case .storeHandle:
+                let handle = store.observe(owner: owner) { _, _ in body() }
+                return ({ handle.cancel() }, nil)
+            case .dispatcherToken:
+                let token = dispatcher.observe { _ in body() }
+                return ({ token.cancel() }, token)
+            case .dispatcherHandle:
+                let handle = dispatcher.observe(owner: owner) { _, _ in body() }
+                return ({ handle.cancel() }, nil)
+            }
         }
-        later.value = store.observe { change in seen.append("second \(change.newState.total)") }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func anObserverCancelledByAnEarlierOneIsNotCalledForThatChange(kind: Kind) throws {
+        let (dispatcher, store) = try makeCounterStore()
+        let owner = ObserverOwner()
+        let seen = Recorder<String>()
+        let cancelSecond = LockedBox<(@Sendable () -> Void)?>(nil)
+        let first = kind.observe(dispatcher, store, owner: owner) {
+            seen.append("first")
+            cancelSecond.value?()
+        }
+        let second = kind.observe(dispatcher, store, owner: owner) { seen.append("second") }
+        cancelSecond.value = second.cancel
 
         try dispatcher.dispatch(.counterAdd, payload: 1)
         try dispatcher.dispatch(.counterAdd, payload: 1)
 
-        #expect(seen.values == ["first 1", "first 2"])
-        first.cancel()
+        #expect(seen.values == ["first", "first"])
+        withExtendedLifetime((first.kept, second.kept, owner)) {}
+    }
+
+    @Test(arguments: Kind.allCases)
+    func anObserverCancelledAfterItsDeliveryBeganIsNotCalledOnceCancelReturns(kind: Kind) throws {
+        // The first observer waits, inside the delivery, until another thread has cancelled the second.
+        let (dispatcher, store) = try makeCounterStore()
+        let owner = ObserverOwner()
+        let seen = Recorder<String>()
+        let delivering = Gate()
+        let cancelled = Gate()
+        let first = kind.observe(dispatcher, store, owner: owner) {
+            delivering.open()
+            cancelled.wait()
+        }
+        let second = kind.observe(dispatcher, store, owner: owner) { seen.append("second") }
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            delivering.wait()
+            second.cancel()
+            cancelled.open()
+        }
+
+        try dispatcher.dispatch(.counterAdd, payload: 1)
+        group.wait()
+
+        #expect(seen.values.isEmpty)
+        withExtendedLifetime((first.kept, second.kept, owner)) {}
     }
 
     @Test func aKeyPathObserverCancelledByAnEarlierObserverIsNotCalledForThatChange() throws {
@@ -32,65 +93,6 @@ import Testing
         later.value = store.observe(\.total) { change in seen.append("total \(change.newValue)") }
 
         try dispatcher.dispatch(.counterAdd, payload: 1)
-
-        #expect(seen.values.isEmpty)
-        first.cancel()
-    }
-
-    @Test func aDispatcherTokenCancelledByAnEarlierObserverIsNotCalledForThatChange() throws {
-        let (dispatcher, _) = try makeCounterStore()
-        let seen = Recorder<String>()
-        let later = LockedBox<ObservationToken?>(nil)
-        let first = dispatcher.observe { _ in
-            seen.append("first")
-            later.value?.cancel()
-        }
-        later.value = dispatcher.observe { _ in seen.append("second") }
-
-        try dispatcher.dispatch(.counterAdd, payload: 1)
-
-        #expect(seen.values == ["first"])
-        first.cancel()
-    }
-
-    @Test func aDispatcherHandleCancelledByAnEarlierObserverIsNotCalledForThatChange() throws {
-        let (dispatcher, _) = try makeCounterStore()
-        let owner = ObserverOwner()
-        let seen = Recorder<String>()
-        let later = LockedBox<ObservationHandle?>(nil)
-        dispatcher.observe(owner: owner) { _, _ in
-            seen.append("first")
-            later.value?.cancel()
-        }
-        later.value = dispatcher.observe(owner: owner) { _, _ in seen.append("second") }
-
-        try dispatcher.dispatch(.counterAdd, payload: 1)
-
-        #expect(seen.values == ["first"])
-        withExtendedLifetime(owner) {}
-    }
-
-    @Test func anObserverCancelledAfterItsDeliveryBeganIsNotCalledOnceCancelReturns() throws {
-        // The first observer waits, inside the delivery, until another thread has cancelled the second.
-        let (dispatcher, store) = try makeCounterStore()
-        let seen = Recorder<String>()
-        let later = LockedBox<ObservationToken?>(nil)
-        let delivering = Gate()
-        let cancelled = Gate()
-        let first = store.observe { _ in
-            delivering.open()
-            cancelled.wait()
-        }
-        later.value = store.observe { _ in seen.append("second") }
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            delivering.wait()
-            later.value?.cancel()
-            cancelled.open()
-        }
-
-        try dispatcher.dispatch(.counterAdd, payload: 1)
-        group.wait()
 
         #expect(seen.values.isEmpty)
         first.cancel()
