@@ -21,7 +21,7 @@ extension Dispatcher {
         guard let middleware else { return try handlers(list) }
         // NB: its stores are made first, while the turn may still be given up meanwhile.
         _ = try ready(list)
-        _ = try runMiddleware(erased(), from: middleware[...], collectingChanges: collectsChanges)
+        _ = try runMiddleware(erased(), through: middleware, collectingChanges: collectsChanges)
     }
 
     /// Runs a typed action through the stores of `list`.

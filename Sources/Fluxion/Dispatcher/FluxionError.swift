@@ -46,6 +46,12 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// registration needs a store of its own.
     case storeAlreadyOwned(String)
 
+    /// A middleware's ``MiddlewareNext`` was called after its
+    /// ``Middleware/dispatch(_:next:)`` returned, or from another thread; the
+    /// action is named. It reached no store; the middleware after the caller
+    /// in the chain, if any, had run.
+    case middlewareNextOutsideDispatch(String)
+
     /// A batch was started, or a batch's action dispatched, while an action
     /// runs: from a handler, an observer, a middleware or a hook.
     case batchInsideAction
@@ -78,6 +84,8 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
             "Store type \(store) was passed as \(staticType).Type; pass \(store).self, whose type is known statically."
         case .storeAlreadyOwned(let store):
             "The factory of \(store) returned a store that a dispatcher owns already; it must create a new one."
+        case .middlewareNextOutsideDispatch(let action):
+            "A middleware's next was called with '\(action)' after its dispatch(_:next:) returned, or from another thread; call next only from dispatch(_:next:), on its thread."
         case .batchInsideAction:
             "A batch cannot start while an action runs (in a handler, an observer, a middleware or a hook); dispatch its actions, which are queued, instead."
         case .batchEnded(let action):

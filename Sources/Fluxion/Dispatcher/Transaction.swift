@@ -39,8 +39,10 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         var failure: (any Error)?
         /// Actions the transaction's code dispatched; they run after it commits, or are dropped with it.
         var queued = ActionQueue()
-        /// Whether the middleware chain is running an action: the turn is then kept throughout.
-        var isInMiddleware = false
+        /// The number of the middleware chain's run going on now, if any: the turn is then kept throughout.
+        var middlewareRun: UInt64?
+        /// How many runs of the chain started: each action that goes through it starts one.
+        var middlewareRuns: UInt64 = 0
         /// Whether one of the batch's actions is running (its middleware, handlers or hooks).
         var isRunningBatchAction = false
         /// The routes of the action running now, with their stores; kept until its changes are delivered.
@@ -70,9 +72,22 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     var action: AnyAction? { state.action }
     var actionName: String { state.actionName }
 
-    var isInMiddleware: Bool {
-        get { state.isInMiddleware }
-        set { state.isInMiddleware = newValue }
+    var isInMiddleware: Bool { state.middlewareRun != nil }
+    var middlewareRun: UInt64? { state.middlewareRun }
+
+    /// Starts a run of the middleware chain, numbered anew.
+    ///
+    /// - Returns: The new run's number, and the run it interrupts, for `endMiddleware`.
+    func beginMiddleware() -> (run: UInt64, outer: UInt64?) {
+        let outer = state.middlewareRun
+        state.middlewareRuns &+= 1
+        state.middlewareRun = state.middlewareRuns
+        return (state.middlewareRuns, outer)
+    }
+
+    /// Ends the run `beginMiddleware` started.
+    func endMiddleware(restoring outer: UInt64?) {
+        state.middlewareRun = outer
     }
 
     var isRunningBatchAction: Bool {

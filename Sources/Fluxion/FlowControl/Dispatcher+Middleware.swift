@@ -22,31 +22,42 @@ extension Dispatcher {
         return !removed.isEmpty  // NB: the removed middleware is released here, outside the lock
     }
 
-    /// Passes `action` to the first middleware of `chain`, or, past the last, to the stores.
-    ///
-    /// - Returns: The changes the action produced.
+    /// Runs `action` through `chain`, which is not empty, then its stores: the turn is kept throughout.
     func runMiddleware(
         _ action: AnyAction,
-        from chain: ArraySlice<MiddlewareEntry>,
+        through chain: [MiddlewareEntry],
         collectingChanges: Bool
     ) throws -> [AnyStoreChange] {
-        guard let first = chain.first else {
-            let list = state.withLock { $0.index.list(for: action.name) }
-            guard collectingChanges, !transaction.isBatch else {
-                try runHandlers(action, through: list)
-                return []
-            }
-            // NB: created before collecting starts: creating a store may give up the turn meanwhile.
-            _ = try ready(list)
-            relay.startCollecting()
-            defer { _ = relay.stopCollecting() }
-            try runHandlers(action, through: list)
-            return relay.stopCollecting()
+        let (run, outer) = transaction.beginMiddleware()
+        defer { transaction.endMiddleware(restoring: outer) }
+        let next = MiddlewareNext(
+            dispatcher: self, chain: chain, position: 1, run: run, collectsChanges: collectingChanges)
+        return try chain[0].dispatch(action, next: next)
+    }
+
+    /// Passes `action` to the middleware at `next`'s place, or, past the last, to the stores.
+    ///
+    /// - Returns: The changes the action produced.
+    func runMiddleware(_ action: AnyAction, from next: MiddlewareNext) throws -> [AnyStoreChange] {
+        guard next.position == next.chain.count else {
+            return try next.chain[next.position].dispatch(action, next: next.following)
         }
-        let next = MiddlewareNext(dispatcher: self, chain: chain.dropFirst(), collectsChanges: collectingChanges)
-        let wasInMiddleware = transaction.isInMiddleware
-        transaction.isInMiddleware = true
-        defer { transaction.isInMiddleware = wasInMiddleware }
-        return try first.middleware.dispatch(action, next: next)
+        let thread = ThreadID.current
+        let (holdsTurn, list) = state.withLock { ($0.turn.holder == thread, $0.index.list(for: action.name)) }
+        // NB: a `next` kept past its run, or taken to another thread, must not reach the stores: only
+        // the turn holder may read the transaction, and its middleware run must be this one.
+        guard holdsTurn, transaction.middlewareRun == next.run else {
+            throw FluxionError.middlewareNextOutsideDispatch(action.name)
+        }
+        guard next.collectsChanges, !transaction.isBatch else {
+            try runHandlers(action, through: list)
+            return []
+        }
+        // NB: created before collecting starts: creating a store may give up the turn meanwhile.
+        _ = try ready(list)
+        relay.startCollecting()
+        defer { _ = relay.stopCollecting() }
+        try runHandlers(action, through: list)
+        return relay.stopCollecting()
     }
 }

@@ -61,11 +61,25 @@ extension Middleware {
 }
 
 /// The rest of the middleware chain, then the stores.
+///
+/// It serves the ``Middleware/dispatch(_:next:)`` call it was passed to, on
+/// that call's thread; called later, or from another thread, it throws
+/// ``FluxionError/middlewareNextOutsideDispatch(_:)``.
 public struct MiddlewareNext {
     /// The dispatcher the action goes through, for reading stores or dispatching more (queued).
     public let dispatcher: Dispatcher
-    let chain: ArraySlice<MiddlewareEntry>
+    /// The chain the action started with, and the place of the middleware `next` calls.
+    let chain: [MiddlewareEntry]
+    let position: Int
+    /// The run of the chain this belongs to: a `next` kept from an earlier run is refused.
+    let run: UInt64
     let collectsChanges: Bool
+
+    /// The `next` of the middleware at `position`.
+    var following: MiddlewareNext {
+        MiddlewareNext(
+            dispatcher: dispatcher, chain: chain, position: position + 1, run: run, collectsChanges: collectsChanges)
+    }
 
     /// Passes `action` to the next middleware, or to the stores after the last one.
     ///
@@ -73,8 +87,11 @@ public struct MiddlewareNext {
     ///   chain ``Middleware/observesChanges``: one per store whose handler ran,
     ///   in registration order; `[]` otherwise, and inside a batch, whose
     ///   changes ``Middleware/batchCommitted(_:changes:)`` hears when it commits.
+    /// - Throws: What the rest of the chain or the stores threw, or
+    ///   ``FluxionError/middlewareNextOutsideDispatch(_:)`` when called after
+    ///   the middleware's `dispatch(_:next:)` returned, or from another thread.
     public func callAsFunction(_ action: AnyAction) throws -> [AnyStoreChange] {
-        try dispatcher.runMiddleware(action, from: chain, collectingChanges: collectsChanges)
+        try dispatcher.runMiddleware(action, from: self)
     }
 }
 

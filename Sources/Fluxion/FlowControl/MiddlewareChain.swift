@@ -11,7 +11,7 @@ struct MiddlewareChain {
     mutating func append(_ middleware: any Middleware, observesChanges: Bool) -> MiddlewareID {
         let id = MiddlewareID(rawValue: nextID)
         nextID += 1
-        entries.append(MiddlewareEntry(id: id, middleware: middleware, observesChanges: observesChanges))
+        entries.append(MiddlewareEntry.make(id: id, middleware: middleware, observesChanges: observesChanges))
         self.observesChanges = self.observesChanges || observesChanges
         return id
     }
@@ -26,9 +26,40 @@ struct MiddlewareChain {
 }
 
 /// A middleware in a dispatcher's chain.
-struct MiddlewareEntry: Sendable {
+class MiddlewareEntry: @unchecked Sendable {  // immutable, and its middleware is `Sendable`
     let id: MiddlewareID
     let middleware: any Middleware
     /// `middleware.observesChanges`, read once, when it was added.
     let observesChanges: Bool
+
+    fileprivate init(id: MiddlewareID, middleware: any Middleware, observesChanges: Bool) {
+        self.id = id
+        self.middleware = middleware
+        self.observesChanges = observesChanges
+    }
+
+    /// Creates the entry of `middleware`.
+    static func make(id: MiddlewareID, middleware: some Middleware, observesChanges: Bool) -> MiddlewareEntry {
+        TypedMiddlewareEntry(id: id, middleware: middleware, observesChanges: observesChanges)
+    }
+
+    /// Passes an action to the middleware.
+    func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
+        try middleware.dispatch(action, next: next)
+    }
+}
+
+/// The entry of a middleware of type `M`, which a dispatch calls where it is:
+/// an `any Middleware` is copied out of the entry first.
+private final class TypedMiddlewareEntry<M: Middleware>: MiddlewareEntry, @unchecked Sendable {  // immutable
+    let typed: M
+
+    init(id: MiddlewareID, middleware: M, observesChanges: Bool) {
+        typed = middleware
+        super.init(id: id, middleware: middleware, observesChanges: observesChanges)
+    }
+
+    override func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
+        try typed.dispatch(action, next: next)
+    }
 }
