@@ -91,6 +91,26 @@ private final class KeptNext: @unchecked Sendable {  // written by the middlewar
         #expect(store.state == [1], "the action went through once, from the middleware's own thread")
     }
 
+    @Test func aKeptNextKeepsItsDispatcherAlive() throws {
+        let kept = KeptNext()
+        weak var released: Dispatcher?
+        try {
+            let (dispatcher, _, keeping) = try makeKeepingDispatcher()
+            try dispatcher.dispatch(.add, payload: 1)
+            // NB: taken out of the middleware's own box, which its dispatcher holds.
+            swap(&kept.next, &keeping.next)
+            released = dispatcher
+        }()
+
+        #expect(released != nil, "the kept next holds its dispatcher")
+        #expect(kept.next?.dispatcher.isDispatching == false)
+        #expect(throws: FluxionError.middlewareNextOutsideDispatch("middlewareAdd")) {
+            try kept.next?(AnyAction(name: "middlewareAdd", payload: 2))
+        }
+        kept.next = nil
+        #expect(released == nil, "and lets it go with the last copy")
+    }
+
     @Test func theRefusalNamesTheAction() {
         let message = FluxionError.middlewareNextOutsideDispatch("middlewareAdd").description
         #expect(message.contains("'middlewareAdd'"))

@@ -232,4 +232,41 @@ private struct TracingMiddleware: Middleware {
             ])
         #expect(store.state == [1, 4, 0, 2])
     }
+
+    @Test func anActionPassedOnUnderItsNameReachesTheStoresItWasDispatchedTo() throws {
+        let log = Recorder<String>()
+        let (dispatcher, store) = try makeLogStore(log: log)
+        dispatcher.addMiddleware(
+            ClosureMiddleware { action, next in
+                // NB: a store of the action's name, registered while the action goes through the chain.
+                if !dispatcher.isRegistered(MiddlewareBystanderStore.self) {
+                    try dispatcher.register(MiddlewareBystanderStore.self)
+                }
+                return try next(action)
+            })
+
+        try dispatcher.dispatch(.add, payload: 1)
+        let bystander = try dispatcher.store(MiddlewareBystanderStore.self)
+        #expect(bystander.state == 0, "registered after the action was dispatched: not one of its stores")
+
+        try dispatcher.dispatch(.add, payload: 2)
+        #expect(bystander.state == 2)
+        #expect(store.state == [1, 2])
+    }
+
+    @Test func aRenamedActionReachesTheStoresOfItsNewName() throws {
+        let log = Recorder<String>()
+        let (dispatcher, store) = try makeLogStore(log: log)
+        try dispatcher.register(MiddlewareSumStore.self)
+        let sum = try dispatcher.store(MiddlewareSumStore.self)
+        dispatcher.addMiddleware(
+            ClosureMiddleware { action, next in
+                try next(AnyAction(name: ActionName<Int>.both.rawValue, payload: action.payload))
+            })
+
+        try dispatcher.dispatch(.add, payload: 5)
+
+        #expect(sum.state == 5)
+        #expect(store.state == [5], "the log store handles both names")
+    }
 }

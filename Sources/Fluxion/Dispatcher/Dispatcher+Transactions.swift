@@ -20,8 +20,8 @@ extension Dispatcher {
     ) throws {
         guard let middleware else { return try handlers(list) }
         // NB: its stores are made first, while the turn may still be given up meanwhile.
-        _ = try ready(list)
-        _ = try runMiddleware(erased(), through: middleware, collectingChanges: collectsChanges)
+        let list = list.isReady ? list : try ready(list)
+        _ = try runMiddleware(erased(), through: middleware, then: list, collectingChanges: collectsChanges)
     }
 
     /// Runs a typed action through the stores of `list`.

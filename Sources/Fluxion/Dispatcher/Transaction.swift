@@ -39,10 +39,10 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         var failure: (any Error)?
         /// Actions the transaction's code dispatched; they run after it commits, or are dropped with it.
         var queued = ActionQueue()
-        /// The number of the middleware chain's run going on now, if any: the turn is then kept throughout.
-        var middlewareRun: UInt64?
-        /// How many runs of the chain started: each action that goes through it starts one.
-        var middlewareRuns: UInt64 = 0
+        /// Whether the middleware chain is running an action: the turn is then kept throughout.
+        var isInMiddleware = false
+        /// A run of the chain that ended with no `next` outliving it, for the next action to reuse.
+        var spareMiddlewareRun: MiddlewareRun?
         /// Whether one of the batch's actions is running (its middleware, handlers or hooks).
         var isRunningBatchAction = false
         /// The routes of the action running now, with their stores; kept until its changes are delivered.
@@ -72,22 +72,29 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     var action: AnyAction? { state.action }
     var actionName: String { state.actionName }
 
-    var isInMiddleware: Bool { state.middlewareRun != nil }
-    var middlewareRun: UInt64? { state.middlewareRun }
+    var isInMiddleware: Bool { state.isInMiddleware }
 
-    /// Starts a run of the middleware chain, numbered anew.
-    ///
-    /// - Returns: The new run's number, and the run it interrupts, for `endMiddleware`.
-    func beginMiddleware() -> (run: UInt64, outer: UInt64?) {
-        let outer = state.middlewareRun
-        state.middlewareRuns &+= 1
-        state.middlewareRun = state.middlewareRuns
-        return (state.middlewareRuns, outer)
+    /// Takes the spare run of the chain, if it goes through `chain` as it is.
+    func takeSpareMiddlewareRun(for chain: [MiddlewareEntry], collectingChanges: Bool) -> MiddlewareRun? {
+        guard let spare = state.spareMiddlewareRun else { return nil }
+        state.spareMiddlewareRun = nil
+        return spare.runs(chain, collectingChanges: collectingChanges) ? spare : nil
+    }
+
+    /// Keeps `run`, which no `next` outlived, for the next action through the chain to reuse.
+    func keepSpareMiddlewareRun(_ run: MiddlewareRun) {
+        state.spareMiddlewareRun = run
+    }
+
+    /// Starts running an action through the middleware chain; returns whether one was running, for `endMiddleware`.
+    func beginMiddleware() -> Bool {
+        defer { state.isInMiddleware = true }
+        return state.isInMiddleware
     }
 
     /// Ends the run `beginMiddleware` started.
-    func endMiddleware(restoring outer: UInt64?) {
-        state.middlewareRun = outer
+    func endMiddleware(restoring outer: Bool) {
+        state.isInMiddleware = outer
     }
 
     var isRunningBatchAction: Bool {

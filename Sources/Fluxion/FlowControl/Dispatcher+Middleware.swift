@@ -22,34 +22,50 @@ extension Dispatcher {
         return !removed.isEmpty  // NB: the removed middleware is released here, outside the lock
     }
 
-    /// Runs `action` through `chain`, which is not empty, then its stores: the turn is kept throughout.
+    /// Runs `action` through `chain`, which is not empty, then through `list`, the routes of its
+    /// name, if it keeps it: the turn is kept throughout.
     func runMiddleware(
         _ action: AnyAction,
         through chain: [MiddlewareEntry],
+        then list: RouteList,
         collectingChanges: Bool
     ) throws -> [AnyStoreChange] {
-        let (run, outer) = transaction.beginMiddleware()
-        defer { transaction.endMiddleware(restoring: outer) }
-        let next = MiddlewareNext(
-            dispatcher: self, chain: chain, position: 1, run: run, collectsChanges: collectingChanges)
-        return try chain[0].dispatch(action, next: next)
+        var run =
+            transaction.takeSpareMiddlewareRun(for: chain, collectingChanges: collectingChanges)
+            ?? MiddlewareRun(dispatcher: self, chain: chain, collectsChanges: collectingChanges)
+        let outer = transaction.beginMiddleware()
+        run.begin(action.name, through: list)
+        defer {
+            run.end()
+            transaction.endMiddleware(restoring: outer)
+            // NB: a run no `next` outlived is the dispatcher's alone again: the next action reuses it.
+            if isKnownUniquelyReferenced(&run) {
+                transaction.keepSpareMiddlewareRun(run)
+            } else {
+                run.keepDispatcher()
+            }
+        }
+        return try runMiddleware(action, from: run)
+    }
+
+    /// Passes `action` to the first middleware of `run`; the `next` it gets ends with this call, unless kept.
+    private func runMiddleware(_ action: AnyAction, from run: MiddlewareRun) throws -> [AnyStoreChange] {
+        try run.chain[0].dispatch(action, next: MiddlewareNext(run: run, position: 1))
     }
 
     /// Passes `action` to the middleware at `next`'s place, or, past the last, to the stores.
     ///
     /// - Returns: The changes the action produced.
     func runMiddleware(_ action: AnyAction, from next: MiddlewareNext) throws -> [AnyStoreChange] {
-        guard next.position == next.chain.count else {
-            return try next.chain[next.position].dispatch(action, next: next.following)
+        let run = next.run
+        guard next.position == run.chain.count else {
+            return try run.chain[next.position].dispatch(action, next: next.following)
         }
-        let thread = ThreadID.current
-        let (holdsTurn, list) = state.withLock { ($0.turn.holder == thread, $0.index.list(for: action.name)) }
-        // NB: a `next` kept past its run, or taken to another thread, must not reach the stores: only
-        // the turn holder may read the transaction, and its middleware run must be this one.
-        guard holdsTurn, transaction.middlewareRun == next.run else {
-            throw FluxionError.middlewareNextOutsideDispatch(action.name)
-        }
-        guard next.collectsChanges, !transaction.isBatch else {
+        // NB: a `next` kept past its run, or taken to another thread, must not reach the stores;
+        // the thread running the chain holds the turn, and may read the transaction.
+        guard run.isRunning(on: .current) else { throw FluxionError.middlewareNextOutsideDispatch(action.name) }
+        let list = run.routes(of: action.name) ?? state.withLock { $0.index.list(for: action.name) }
+        guard run.collectsChanges, !transaction.isBatch else {
             try runHandlers(action, through: list)
             return []
         }

@@ -67,18 +67,14 @@ extension Middleware {
 /// ``FluxionError/middlewareNextOutsideDispatch(_:)``.
 public struct MiddlewareNext {
     /// The dispatcher the action goes through, for reading stores or dispatching more (queued).
-    public let dispatcher: Dispatcher
-    /// The chain the action started with, and the place of the middleware `next` calls.
-    let chain: [MiddlewareEntry]
+    public var dispatcher: Dispatcher { run.dispatcher }
+    let run: MiddlewareRun
+    /// The place in the chain of the middleware this calls; past the last, the stores.
     let position: Int
-    /// The run of the chain this belongs to: a `next` kept from an earlier run is refused.
-    let run: UInt64
-    let collectsChanges: Bool
 
-    /// The `next` of the middleware at `position`.
+    /// The `next` of the middleware this calls.
     var following: MiddlewareNext {
-        MiddlewareNext(
-            dispatcher: dispatcher, chain: chain, position: position + 1, run: run, collectsChanges: collectsChanges)
+        MiddlewareNext(run: run, position: position + 1)
     }
 
     /// Passes `action` to the next middleware, or to the stores after the last one.
@@ -91,7 +87,8 @@ public struct MiddlewareNext {
     ///   ``FluxionError/middlewareNextOutsideDispatch(_:)`` when called after
     ///   the middleware's `dispatch(_:next:)` returned, or from another thread.
     public func callAsFunction(_ action: AnyAction) throws -> [AnyStoreChange] {
-        try dispatcher.runMiddleware(action, from: self)
+        // NB: the dispatcher outlives this call: it is running the chain, or the run keeps it alive.
+        try run.unretainedDispatcher._withUnsafeGuaranteedRef { try $0.runMiddleware(action, from: self) }
     }
 }
 
