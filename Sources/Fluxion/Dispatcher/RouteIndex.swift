@@ -10,7 +10,11 @@ struct RouteIndex {
     /// The thread creating each store being created.
     private(set) var creators: [ObjectIdentifier: ThreadID] = [:]
     /// The route list of every name a store declares, and of the built-in mutation action.
-    private var lists: [String: RouteList] = [AnyAction.mutationName: .mutation]
+    private var lists: RouteTable = {
+        var lists = RouteTable()
+        lists[AnyAction.mutationName] = .mutation
+        return lists
+    }()
     /// The catch-all routes, in registration order: what a name without entries reaches.
     private var fallback: [Route] = []
     private var fallbackList = RouteList([], instances: [:])
@@ -60,7 +64,8 @@ struct RouteIndex {
 
     /// The route list of an action name.
     mutating func list(for name: String) -> RouteList {
-        if let last = lastLookUp, last.name == name { return last.list }
+        // NB: the byte counts first: a name of another length costs no comparison of bytes.
+        if let last = lastLookUp, last.name.utf8.count == name.utf8.count, last.name == name { return last.list }
         let list = lists[name] ?? fallbackList
         lastLookUp = (name, list)
         return list
@@ -93,7 +98,7 @@ struct RouteIndex {
     /// with the routes `update` returns, and the stores that exist now.
     private mutating func updateLists(of registration: Registration, _ update: ([Route], String) -> [Route]) {
         lastLookUp = nil
-        let names = registration.fallback == nil ? Array(registration.handlers.keys) : Array(lists.keys)
+        let names = registration.fallback == nil ? Array(registration.handlers.keys) : lists.names
         // NB: the built-in mutation action reaches no handler, whatever the stores declare.
         for name in names where name != AnyAction.mutationName {
             let routes = update(lists[name]?.routes ?? [], name)
