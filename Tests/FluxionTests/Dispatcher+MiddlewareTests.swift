@@ -269,4 +269,48 @@ private struct TracingMiddleware: Middleware {
         #expect(sum.state == 5)
         #expect(store.state == [5], "the log store handles both names")
     }
+
+    @Test func aChainEmptiedBeforeTheActionReachesItIsSkipped() throws {
+        let dispatcher = Dispatcher()
+        let seen = Recorder<String>()
+        let id = dispatcher.addMiddleware(
+            ClosureMiddleware { action, next in
+                seen.append(action.name)
+                return try next(action)
+            })
+        // NB: the store is created on the action's first need, after the chain was looked up.
+        try dispatcher.register(MiddlewareSumStore.self) {
+            dispatcher.removeMiddleware(id)
+            return MiddlewareSumStore()
+        }
+
+        try dispatcher.dispatch(.both, payload: 4)
+        try dispatcher.dispatch(.both, payload: 5)
+
+        #expect(seen.values == [], "the chain was empty by the time the action reached it")
+        #expect(try dispatcher.store(MiddlewareSumStore.self).state == 9)
+    }
+
+    @Test func aChainChangedBeforeTheActionReachesItIsRunAsItIsThen() throws {
+        let dispatcher = Dispatcher()
+        let seen = Recorder<String>()
+        dispatcher.addMiddleware(
+            ClosureMiddleware { action, next in
+                seen.append("first \(action.name)")
+                return try next(action)
+            })
+        try dispatcher.register(MiddlewareSumStore.self) {
+            dispatcher.addMiddleware(
+                ClosureMiddleware { action, next in
+                    seen.append("second \(action.name)")
+                    return try next(action)
+                })
+            return MiddlewareSumStore()
+        }
+
+        try dispatcher.dispatch(.both, payload: 4)
+
+        #expect(seen.values == ["first middlewareBoth", "second middlewareBoth"])
+        #expect(try dispatcher.store(MiddlewareSumStore.self).state == 4)
+    }
 }

@@ -3,25 +3,21 @@
 extension Dispatcher {
     /// Runs an action the turn holder took from a queue, or a batch's: looks its routes up first.
     func runAction(_ name: String, erased: () -> AnyAction, handlers: (RouteList) throws -> Void) throws {
-        let (list, middleware, collectsChanges) = state.withLock { state in
-            (state.index.list(for: name), state.middleware.chain, state.middleware.observesChanges)
-        }
-        try runAction(
-            list, middleware: middleware, collectsChanges: collectsChanges, erased: erased, handlers: handlers)
+        let (list, middleware) = state.withLock { ($0.index.list(for: name), $0.middleware.runVersion) }
+        try runAction(list, middleware: middleware, erased: erased, handlers: handlers)
     }
 
-    /// Runs an action through the middleware, if any, then through the stores of `list`.
+    /// Runs an action through the middleware chain of version `middleware`, if any, then through the stores of `list`.
     func runAction(
         _ list: RouteList,
-        middleware: [MiddlewareEntry]?,
-        collectsChanges: Bool,
+        middleware: UInt64?,
         erased: () -> AnyAction,
         handlers: (RouteList) throws -> Void
     ) throws {
         guard let middleware else { return try handlers(list) }
         // NB: its stores are made first, while the turn may still be given up meanwhile.
         let list = list.isReady ? list : try ready(list)
-        _ = try runMiddleware(erased(), through: middleware, then: list, collectingChanges: collectsChanges)
+        _ = try runMiddleware(erased(), version: middleware, then: list)
     }
 
     /// Runs a typed action through the stores of `list`.

@@ -9,8 +9,9 @@ extension Dispatcher {
         case queued
         /// The action comes from a cancelled task: it is refused.
         case cancelled
-        /// The caller holds the turn: it runs the action through `list`, and through the middleware, if any.
-        case run(RouteList, middleware: [MiddlewareEntry]?, collectsChanges: Bool)
+        /// The caller holds the turn: it runs the action through the middleware chain of this version,
+        /// if any, and through `list`.
+        case run(RouteList, middleware: UInt64?)
     }
 
     /// Takes the dispatch turn, runs the action, then the actions queued meanwhile.
@@ -42,9 +43,7 @@ extension Dispatcher {
             case nil: return nil  // NB: another thread holds the turn: wait, and ask again
             case .queued?: return .queued
             case .run?:
-                return .run(
-                    state.index.list(for: name), middleware: state.middleware.chain,
-                    collectsChanges: state.middleware.observesChanges)
+                return .run(state.index.list(for: name), middleware: state.middleware.runVersion)
             }
         })
         switch decision {
@@ -54,11 +53,10 @@ extension Dispatcher {
             return
         case .cancelled:
             throw CancellationError()
-        case .run(let list, let middleware, let collectsChanges):
+        case .run(let list, let middleware):
             var failure: (any Error)?
             do {
-                try runAction(
-                    list, middleware: middleware, collectsChanges: collectsChanges, erased: erased, handlers: handlers)
+                try runAction(list, middleware: middleware, erased: erased, handlers: handlers)
             } catch {
                 failure = error
             }

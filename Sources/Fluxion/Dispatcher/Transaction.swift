@@ -74,11 +74,11 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
 
     var isInMiddleware: Bool { state.isInMiddleware }
 
-    /// Takes the spare run of the chain, if it goes through `chain` as it is.
-    func takeSpareMiddlewareRun(for chain: [MiddlewareEntry], collectingChanges: Bool) -> MiddlewareRun? {
+    /// Takes the spare run of the chain, if it is a run of the chain's `version`.
+    func takeSpareMiddlewareRun(of version: UInt64) -> MiddlewareRun? {
         guard let spare = state.spareMiddlewareRun else { return nil }
         state.spareMiddlewareRun = nil
-        return spare.runs(chain, collectingChanges: collectingChanges) ? spare : nil
+        return spare.version == version ? spare : nil
     }
 
     /// Keeps `run`, which no `next` outlived, for the next action through the chain to reuse.

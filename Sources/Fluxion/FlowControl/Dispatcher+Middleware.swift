@@ -22,17 +22,17 @@ extension Dispatcher {
         return !removed.isEmpty  // NB: the removed middleware is released here, outside the lock
     }
 
-    /// Runs `action` through `chain`, which is not empty, then through `list`, the routes of its
-    /// name, if it keeps it: the turn is kept throughout.
-    func runMiddleware(
-        _ action: AnyAction,
-        through chain: [MiddlewareEntry],
-        then list: RouteList,
-        collectingChanges: Bool
-    ) throws -> [AnyStoreChange] {
-        var run =
-            transaction.takeSpareMiddlewareRun(for: chain, collectingChanges: collectingChanges)
-            ?? MiddlewareRun(dispatcher: self, chain: chain, collectsChanges: collectingChanges)
+    /// Runs `action` through the middleware chain, then through `list`, the routes of its name, if
+    /// it keeps it: the turn is kept throughout.
+    ///
+    /// - Parameter version: The chain's version when the action was dispatched: the spare run of
+    ///   that version serves, or a new run of the chain as it is now.
+    func runMiddleware(_ action: AnyAction, version: UInt64, then list: RouteList) throws -> [AnyStoreChange] {
+        guard var run = transaction.takeSpareMiddlewareRun(of: version) ?? makeMiddlewareRun() else {
+            // NB: the last middleware was removed since the action was dispatched.
+            try runHandlers(action, through: list)
+            return []
+        }
         let outer = transaction.beginMiddleware()
         run.begin(action.name, through: list)
         defer {
@@ -48,9 +48,17 @@ extension Dispatcher {
         return try runMiddleware(action, from: run)
     }
 
+    /// A run of the chain as it is now; `nil` when it is empty.
+    private func makeMiddlewareRun() -> MiddlewareRun? {
+        let chain = state.withLock { $0.middleware }
+        guard !chain.entries.isEmpty else { return nil }
+        return MiddlewareRun(
+            dispatcher: self, chain: chain.entries, version: chain.version, collectsChanges: chain.observesChanges)
+    }
+
     /// Passes `action` to the first middleware of `run`; the `next` it gets ends with this call, unless kept.
     private func runMiddleware(_ action: AnyAction, from run: MiddlewareRun) throws -> [AnyStoreChange] {
-        try run.chain[0].dispatch(action, next: MiddlewareNext(run: run, position: 1))
+        try run.dispatch(action, at: 0, next: MiddlewareNext(run: run, position: 1))
     }
 
     /// Passes `action` to the middleware at `next`'s place, or, past the last, to the stores.
@@ -59,7 +67,7 @@ extension Dispatcher {
     func runMiddleware(_ action: AnyAction, from next: MiddlewareNext) throws -> [AnyStoreChange] {
         let run = next.run
         guard next.position == run.chain.count else {
-            return try run.chain[next.position].dispatch(action, next: next.following)
+            return try run.dispatch(action, at: next.position, next: next.following)
         }
         // NB: a `next` kept past its run, or taken to another thread, must not reach the stores;
         // the thread running the chain holds the turn, and may read the transaction.

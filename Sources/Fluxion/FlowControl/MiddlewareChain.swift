@@ -5,14 +5,18 @@ struct MiddlewareChain {
     /// Whether a middleware of the chain observes changes, so that they are gathered for it.
     private(set) var observesChanges = false
 
-    /// The entries, or `nil` when there are none: a dispatch then skips the chain at no cost.
-    var chain: [MiddlewareEntry]? { entries.isEmpty ? nil : entries }
+    /// Advanced by every change of the chain: a run of one version serves every action until the next.
+    private(set) var version: UInt64 = 0
+
+    /// The version of the chain, or `nil` when it is empty: a dispatch then skips the chain at no cost.
+    var runVersion: UInt64? { entries.isEmpty ? nil : version }
 
     mutating func append(_ middleware: any Middleware, observesChanges: Bool) -> MiddlewareID {
         let id = MiddlewareID(rawValue: nextID)
         nextID += 1
         entries.append(MiddlewareEntry.make(id: id, middleware: middleware, observesChanges: observesChanges))
         self.observesChanges = self.observesChanges || observesChanges
+        version &+= 1
         return id
     }
 
@@ -21,6 +25,7 @@ struct MiddlewareChain {
         let removed = entries.filter { $0.id == id }
         entries.removeAll { $0.id == id }
         observesChanges = entries.contains(where: \.observesChanges)
+        version &+= 1
         return removed
     }
 }

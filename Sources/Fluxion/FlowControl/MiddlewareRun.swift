@@ -14,6 +14,10 @@ final class MiddlewareRun {
     private var keeper: Dispatcher?
     /// The chain the run goes through, outermost first; it is not empty.
     let chain: [MiddlewareEntry]
+    /// `chain`'s entries, which it holds, lent to their calls without a reference count.
+    private let unretainedChain: [Unmanaged<MiddlewareEntry>]
+    /// The version of the chain, as ``MiddlewareChain`` counts them.
+    let version: UInt64
     /// Whether the stores' changes are gathered for the middleware.
     let collectsChanges: Bool
     /// The thread running an action through the chain now, or zero: a C11 atomic, which a `next`
@@ -24,9 +28,11 @@ final class MiddlewareRun {
     private var name = ""
     private var unretainedList: Unmanaged<RouteList>?
 
-    init(dispatcher: Dispatcher, chain: [MiddlewareEntry], collectsChanges: Bool) {
+    init(dispatcher: Dispatcher, chain: [MiddlewareEntry], version: UInt64, collectsChanges: Bool) {
         unretainedDispatcher = Unmanaged.passUnretained(dispatcher)
         self.chain = chain
+        unretainedChain = chain.map(Unmanaged.passUnretained)
+        self.version = version
         self.collectsChanges = collectsChanges
         fluxion_counter_init(runningThread)
     }
@@ -37,11 +43,9 @@ final class MiddlewareRun {
 
     var dispatcher: Dispatcher { unretainedDispatcher.takeUnretainedValue() }
 
-    /// Whether this run goes through `chain` as it is: the same middleware, in the same order.
-    func runs(_ chain: [MiddlewareEntry], collectingChanges: Bool) -> Bool {
-        guard collectsChanges == collectingChanges, self.chain.count == chain.count else { return false }
-        for index in chain.indices where self.chain[index] !== chain[index] { return false }
-        return true
+    /// Passes `action` to the middleware at `position` of the chain.
+    func dispatch(_ action: AnyAction, at position: Int, next: MiddlewareNext) throws -> [AnyStoreChange] {
+        try unretainedChain[position]._withUnsafeGuaranteedRef { try $0.dispatch(action, next: next) }
     }
 
     /// Starts running the action named `name`, whose routes are `list`, on this thread.
