@@ -16,6 +16,7 @@ extension Store {
     }
 
     /// Sets ``needsOldState`` from what needs the state from before a change; call under `lock`.
+    @usableFromInline
     final func noteWhetherOldStateIsNeeded() {
         needsOldState.set(!observers.isEmpty || (isRead && isEqual != nil))
     }

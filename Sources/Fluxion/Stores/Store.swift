@@ -115,7 +115,10 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// middle of an action or a batch. The thread running an action sees the
     /// action's changes so far: a handler that calls ``waitFor(_:)`` reads the
     /// other store's new state here (its own is its `inout` parameter).
+    @inlinable
     public final var state: State {
+        // NB: inlinable, so that the caller, knowing `State`, finds `Store<State>`'s metadata in its
+        // own cache: an unspecialised read looks it up in the runtime's table (about 700 instructions).
         registrar.access(self, keyPath: stateKeyPath)
         lock.lock()
         defer { lock.unlock() }
@@ -128,7 +131,7 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
 
     /// The state the calling thread sees: a transaction's own staged state, or the committed one.
     /// NB: read with `lock` held.
-    @usableFromInline
+    @inlinable
     final var visibleState: State {
         if inPlaceMutator != nil { waitForInPlaceMutation() }
         if let thread = stagedBy, thread == .current, let staged { return staged }
