@@ -111,9 +111,41 @@ private final class KeptNext: @unchecked Sendable {  // written by the middlewar
         #expect(released == nil, "and lets it go with the last copy")
     }
 
+    @Test func aNextCalledByAnObserverOfTheActionItPassedOnIsRefused() throws {
+        let (dispatcher, store, kept) = try makeKeepingDispatcher()
+        let refusals = Recorder<String>()
+        let token = store.observe { change in
+            guard change.newState.count == 1 else { return }
+            do {
+                _ = try kept.next?(AnyAction(name: "middlewareAdd", payload: 99))
+            } catch {
+                refusals.append("\(error)")
+            }
+        }
+
+        try dispatcher.dispatch(.add, payload: 1)
+
+        #expect(refusals.values == ["\(FluxionError.middlewareNextOutsideDispatch("middlewareAdd"))"])
+        #expect(store.state == [1])
+        token.cancel()
+    }
+
+    @Test func aNextCalledTwiceByItsMiddlewarePassesTheActionOnTwice() throws {
+        let (dispatcher, store) = try makeLogStore(log: Recorder<String>())
+        dispatcher.addMiddleware(
+            ClosureMiddleware { action, next in
+                _ = try next(action)
+                return try next(action)
+            })
+
+        try dispatcher.dispatch(.add, payload: 1)
+
+        #expect(store.state == [1, 1])
+    }
+
     @Test func theRefusalNamesTheAction() {
         let message = FluxionError.middlewareNextOutsideDispatch("middlewareAdd").description
         #expect(message.contains("'middlewareAdd'"))
-        #expect(message.contains("after its dispatch(_:next:) returned"))
+        #expect(message.contains("outside its dispatch(_:next:)"))
     }
 }

@@ -46,8 +46,9 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// registration needs a store of its own.
     case storeAlreadyOwned(String)
 
-    /// A middleware's ``MiddlewareNext`` was called after its
-    /// ``Middleware/dispatch(_:next:)`` returned, or from another thread; the
+    /// A middleware's ``MiddlewareNext`` was called outside its
+    /// ``Middleware/dispatch(_:next:)`` call: after it returned, from another
+    /// thread, or from a handler or observer of the action it passed on; the
     /// action is named. It reached no store; the middleware after the caller
     /// in the chain, if any, had run.
     case middlewareNextOutsideDispatch(String)
@@ -85,7 +86,7 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
         case .storeAlreadyOwned(let store):
             "The factory of \(store) returned a store that a dispatcher owns already; it must create a new one."
         case .middlewareNextOutsideDispatch(let action):
-            "A middleware's next was called with '\(action)' after its dispatch(_:next:) returned, or from another thread; call next only from dispatch(_:next:), on its thread."
+            "A middleware's next was called with '\(action)' outside its dispatch(_:next:): after it returned, from another thread, or from a handler or observer of the action; call next only from dispatch(_:next:), on its thread."
         case .batchInsideAction:
             "A batch cannot start while an action runs (in a handler, an observer, a middleware or a hook); dispatch its actions, which are queued, instead."
         case .batchEnded(let action):

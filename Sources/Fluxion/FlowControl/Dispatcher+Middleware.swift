@@ -69,9 +69,14 @@ extension Dispatcher {
         guard next.position == run.chain.count else {
             return try run.dispatch(action, at: next.position, next: next.following)
         }
-        // NB: a `next` kept past its run, or taken to another thread, must not reach the stores;
-        // the thread running the chain holds the turn, and may read the transaction.
-        guard run.isRunning(on: .current) else { throw FluxionError.middlewareNextOutsideDispatch(action.name) }
+        // NB: a `next` kept past its run, taken to another thread, or called by a handler or observer
+        // of the action it passes on, must not reach the stores; the thread running the chain holds
+        // the turn, and may read the transaction.
+        guard run.isRunning(on: .current), !run.isReachingStores else {
+            throw FluxionError.middlewareNextOutsideDispatch(action.name)
+        }
+        run.isReachingStores = true
+        defer { run.isReachingStores = false }
         let list = run.routes(of: action.name) ?? state.withLock { $0.index.list(for: action.name) }
         guard run.collectsChanges, !transaction.isBatch else {
             try runHandlers(action, through: list)

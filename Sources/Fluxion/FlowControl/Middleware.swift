@@ -63,7 +63,8 @@ extension Middleware {
 /// The rest of the middleware chain, then the stores.
 ///
 /// It serves the ``Middleware/dispatch(_:next:)`` call it was passed to, on
-/// that call's thread; called later, or from another thread, it throws
+/// that call's thread; called later, from another thread, or from a handler or
+/// observer of the action it passed on, it throws
 /// ``FluxionError/middlewareNextOutsideDispatch(_:)``.
 public struct MiddlewareNext {
     /// The dispatcher the action goes through, for reading stores or dispatching more (queued).
@@ -84,8 +85,8 @@ public struct MiddlewareNext {
     ///   in registration order; `[]` otherwise, and inside a batch, whose
     ///   changes ``Middleware/batchCommitted(_:changes:)`` hears when it commits.
     /// - Throws: What the rest of the chain or the stores threw, or
-    ///   ``FluxionError/middlewareNextOutsideDispatch(_:)`` when called after
-    ///   the middleware's `dispatch(_:next:)` returned, or from another thread.
+    ///   ``FluxionError/middlewareNextOutsideDispatch(_:)`` when called
+    ///   outside the middleware's `dispatch(_:next:)` call.
     public func callAsFunction(_ action: AnyAction) throws -> [AnyStoreChange] {
         // NB: the dispatcher outlives this call: it is running the chain, or the run keeps it alive.
         try run.unretainedDispatcher._withUnsafeGuaranteedRef { try $0.runMiddleware(action, from: self) }

@@ -27,6 +27,8 @@ final class MiddlewareRun {
     /// NB: the list is lent by the dispatch, which holds it until the run ends.
     private var name = ""
     private var unretainedList: Unmanaged<RouteList>?
+    /// Whether the action is reaching the stores now: their handlers and observers may not pass it on again.
+    var isReachingStores = false
 
     init(dispatcher: Dispatcher, chain: [MiddlewareEntry], version: UInt64, collectsChanges: Bool) {
         unretainedDispatcher = Unmanaged.passUnretained(dispatcher)
