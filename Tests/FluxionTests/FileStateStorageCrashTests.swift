@@ -19,19 +19,6 @@ private struct CrashArchive: Decodable {
     let state: State
 }
 
-/// A random number generator with a seed, so a failing run can be told apart and repeated.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct FileStateStorageCrashTests {
     static let kills = 200
     static let itemCount = 20_000
