@@ -8,6 +8,8 @@ struct DispatcherState {
     var middleware = MiddlewareChain()
     /// The asynchronous work started with `dispatchTask`.
     var tasks = TaskRegistry()
+    /// What starts the tracked tasks; `nil` starts them with `Task(priority:operation:)`.
+    var taskStarter: (any TaskStarter)?
     /// Told after each tracked task ends; a test clock waits on them.
     var taskEndObservers: [@Sendable () -> Void] = []
     /// Whether every store forwards its changes to the whole-dispatcher observers: set for

@@ -112,16 +112,18 @@ extension Dispatcher {
         priority: TaskPriority?,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value
     ) -> Task<Value, any Error> {
-        let (token, cancellations) = state.withLock { state in
+        let (token, cancellations, starter) = state.withLock { state in
             defer { state.turn.hasTasks = true }
-            return state.tasks.begin(id: id, cancellingInFlight: cancellingInFlight)
+            let (token, cancellations) = state.tasks.begin(id: id, cancellingInFlight: cancellingInFlight)
+            return (token, cancellations, state.taskStarter)
         }
         for cancel in cancellations { cancel() }
         let tracked = TrackedTask(dispatcher: ObjectIdentifier(self), token: token)
-        let task = Task(priority: priority) {
+        let operation: @Sendable () async throws -> Value = {
             defer { self.endTask(token) }
             return try await TrackedTask.$current.withValue(tracked) { try await work(self) }
         }
+        let task = starter?.start(priority: priority, operation) ?? Task(priority: priority, operation: operation)
         // NB: a cancellation that came before the task existed is applied now.
         if state.withLock({ $0.tasks.attach({ task.cancel() }, to: token) }) { task.cancel() }
         return task
