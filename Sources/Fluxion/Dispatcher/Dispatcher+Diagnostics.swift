@@ -44,4 +44,33 @@ extension Dispatcher {
             FileHandle.standardError.write(Data("Fluxion: queued action \(action) failed: \(error)\n".utf8))
         }
     }
+
+    /// Called with each error of the tasks the dispatcher tracks; by default, the error is written to standard error.
+    ///
+    /// Async work runs away from the code that started it, so its errors
+    /// cannot be thrown to it. Each one reaches this hook as a ``TaskError``:
+    /// an error a tracked task threw (other than the `CancellationError` of
+    /// a task that was cancelled), a dispatch refused because its task was
+    /// cancelled through the dispatcher, and a dispatch held while the
+    /// journal showed the past and then dropped by ``Journal/resume()``.
+    /// While the hook is `nil`, each is written to standard error as a line
+    /// `Fluxion: DESCRIPTION`. `TestDispatcher` sets it, and fails the test for
+    /// any task error the test did not receive.
+    public var onTaskError: (@Sendable (TaskError) -> Void)? {
+        get { state.withLock { $0.taskErrorHandler } }
+        set {
+            var handler = newValue
+            state.withLock { swap(&handler, &$0.taskErrorHandler) }
+            // NB: the replaced closure is released here, outside the lock.
+        }
+    }
+
+    /// Hands a task's error to ``onTaskError``, or, without one, to standard error.
+    func report(_ error: TaskError) {
+        if let handler = state.withLock({ $0.taskErrorHandler }) {
+            handler(error)
+        } else {
+            FileHandle.standardError.write(Data("Fluxion: \(error)\n".utf8))
+        }
+    }
 }

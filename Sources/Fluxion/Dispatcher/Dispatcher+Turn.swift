@@ -52,6 +52,7 @@ extension Dispatcher {
         case .queued:
             return
         case .cancelled:
+            report(TaskError(.refused, taskID: TrackedTask.current?.id?.value, action: name, error: CancellationError()))
             throw CancellationError()
         case .run(let list, let middleware):
             var failure: (any Error)?

@@ -19,6 +19,7 @@ struct DispatcherState {
     var deadLetters = 0
     var deadLetterHandler: (@Sendable (AnyAction) -> Void)?
     var queuedErrorHandler: (@Sendable (AnyAction, any Error) -> Void)?
+    var taskErrorHandler: (@Sendable (TaskError) -> Void)?
 
     /// Whether `thread` may act for the turn holder: it holds the turn, or runs a factory the holder waits for.
     func admits(_ thread: ThreadID) -> Bool {

@@ -118,15 +118,28 @@ extension Dispatcher {
             return (token, cancellations, state.taskStarter)
         }
         for cancel in cancellations { cancel() }
-        let tracked = TrackedTask(dispatcher: ObjectIdentifier(self), token: token)
+        let tracked = TrackedTask(dispatcher: ObjectIdentifier(self), token: token, id: id)
         let operation: @Sendable () async throws -> Value = {
             defer { self.endTask(token) }
-            return try await TrackedTask.$current.withValue(tracked) { try await work(self) }
+            do {
+                return try await TrackedTask.$current.withValue(tracked) { try await work(self) }
+            } catch {
+                self.reportThrown(error, by: tracked)
+                throw error
+            }
         }
         let task = starter?.start(priority: priority, operation) ?? Task(priority: priority, operation: operation)
         // NB: a cancellation that came before the task existed is applied now.
         if state.withLock({ $0.tasks.attach({ task.cancel() }, to: token) }) { task.cancel() }
         return task
+    }
+
+    /// Reports what a task's work threw, unless it is the `CancellationError` of a cancelled task.
+    private func reportThrown(_ error: any Error, by task: TrackedTask) {
+        if error is CancellationError, Task.isCancelled || state.withLock({ $0.tasks.isCancelled(task.token) }) {
+            return
+        }
+        report(TaskError(.threw, taskID: task.id?.value, action: nil, error: error))
     }
 
     /// Forgets an ended task, and resumes the drain waiters if nothing else runs.

@@ -61,16 +61,25 @@ struct TaskRegistry {
 /// A task id as the registry keeps it: any `Hashable & Sendable` value.
 struct TaskKey: Hashable, @unchecked Sendable {  // NB: `base` only ever wraps a `Hashable & Sendable` value
     private let base: AnyHashable
+    /// The id as it was given.
+    let value: any Hashable & Sendable
 
     init(_ id: some Hashable & Sendable) {
         base = AnyHashable(id)
+        value = id
     }
+
+    static func == (lhs: TaskKey, rhs: TaskKey) -> Bool { lhs.base == rhs.base }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(base) }
 }
 
 /// The tracked task the running code belongs to, if any: what a dispatch checks for cancellation.
 struct TrackedTask: Sendable {
     let dispatcher: ObjectIdentifier
     let token: UInt64
+    /// The id the task was started under.
+    let id: TaskKey?
 
     @TaskLocal static var current: TrackedTask?
 }
