@@ -14,11 +14,26 @@ import Fluxion
 /// ```
 ///
 /// ``advance(by:timeout:fileID:filePath:line:column:)`` moves time to each
-/// deadline it passes in turn and wakes what was due there. The clock of a
-/// ``TestDispatcher`` also waits, before each step and at the end, until every
-/// task the dispatcher runs has ended or sleeps on the clock, so a task that
-/// sleeps again after waking is woken again within the same advance, and the
-/// test never races its tasks. A clock made with ``init()`` only yields.
+/// deadline it passes in turn and wakes what was due there. A clock made with
+/// ``init()`` only yields between steps.
+///
+/// The clock of a ``TestDispatcher`` runs the tasks the dispatcher starts with
+/// `dispatchTask` on an executor of its own, which their child tasks (`async let`,
+/// task groups) and the default actors they call share. Before each step and at
+/// the end it waits until the tasks have settled: no job of theirs or of their
+/// child tasks is waiting to run or running, and every task still running sleeps
+/// on the clock. So a task that races a response against a timeout in two child
+/// tasks has dispatched the response when the advance to it returns, a task that
+/// sleeps again after waking is woken again within the same advance, and the test
+/// never races its tasks. Two things it cannot see:
+/// - Work on the main actor, or on an actor with an executor of its own, runs
+///   elsewhere: while it does, the clock waits only until there are as many
+///   sleeps on the clock as running tasks, so a task whose other child task
+///   sleeps counts as settled.
+/// - On Apple systems without task executors (before macOS 15, iOS 18, tvOS 18,
+///   watchOS 11 and visionOS 2) the tasks run as usual and that count is all
+///   the clock checks: a task whose child tasks sleep may settle before a woken
+///   child has finished.
 ///
 /// Its ``persistenceScheduler`` puts persistence on the same time: pass it as
 /// ``Persistence/scheduler`` and a debounced save runs, on the advancing
@@ -38,19 +53,21 @@ public final class TestClock: Clock, Sendable {
     }
 
     private let timeline = Guarded(Timeline())
-    /// Told when a sleep or a save is added or removed, and by a test dispatcher when a task ends.
-    let changed = Signal()
+    /// Told when a sleep or a save is added or removed and, for the clock of a test dispatcher, when one of
+    /// its tasks ends and when their executor has run its last job.
+    let changed: Signal
     /// Waits until the work the clock wakes has settled; set by a test dispatcher.
-    private let settled: (@Sendable (TestClock, ContinuousClock.Instant) async -> Int?)?
+    private let settled: (@Sendable (TestClock, ContinuousClock.Instant) async -> String?)?
 
     /// Creates a clock at ``Instant/offset`` zero, not tied to a dispatcher.
     public convenience init() {
-        self.init(settled: nil)
+        self.init(changed: Signal(), settled: nil)
     }
 
-    /// Creates a clock that, before each step of time, waits for `settled` to return `nil`, or the number of
-    /// tasks still busy at its deadline.
-    init(settled: (@Sendable (TestClock, ContinuousClock.Instant) async -> Int?)?) {
+    /// Creates a clock that, before each step of time, waits for `settled` to return `nil`, or at its
+    /// deadline what is still busy.
+    init(changed: Signal, settled: (@Sendable (TestClock, ContinuousClock.Instant) async -> String?)?) {
+        self.changed = changed
         self.settled = settled
     }
 
@@ -101,9 +118,14 @@ public final class TestClock: Clock, Sendable {
 
     /// Moves time forward by `duration`, waking, in deadline order, the sleeps and saves due meanwhile.
     ///
-    /// The clock of a ``TestDispatcher`` fails the test when its tasks do not
-    /// settle (end, or sleep on this clock) within `timeout`: a task that waits
-    /// for something else cannot be made deterministic by a clock.
+    /// The clock of a ``TestDispatcher`` lets the dispatcher's tasks settle
+    /// after each wake-up, before the next one and before returning: when this
+    /// returns, every such task, child tasks included, has ended or sleeps on
+    /// this clock, and what they dispatched meanwhile has reached the stores
+    /// (see ``TestClock`` for what it cannot see). It fails the test when the
+    /// tasks do not settle within `timeout`: a task that waits for something
+    /// else, or loops without sleeping on this clock, cannot be made
+    /// deterministic by a clock.
     public func advance(
         by duration: Duration,
         timeout: Duration = .seconds(30),
@@ -126,10 +148,13 @@ public final class TestClock: Clock, Sendable {
         timeline.withLock { $0.now = max($0.now, end) }
     }
 
-    /// Advances time until nothing waits on the clock any more.
+    /// Advances time from one deadline to the next until nothing waits on the clock any more.
     ///
-    /// Fails the test when something still waits after `timeout`, as a timer
-    /// that never stops does.
+    /// Each step is an ``advance(by:timeout:fileID:filePath:line:column:)`` to
+    /// the earliest sleep or save, so the tasks of a ``TestDispatcher`` settle
+    /// at each, and time stops at the last deadline something was woken at: a
+    /// timeout that a response cancelled does not move it. Fails the test when
+    /// something still waits after `timeout`, as a timer that never stops does.
     public func run(
         timeout: Duration = .seconds(30),
         fileID: StaticString = #fileID,
@@ -139,12 +164,12 @@ public final class TestClock: Clock, Sendable {
     ) async {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let deadline = ContinuousClock.now + timeout
-        while await settle(before: deadline, at: site), let last = timeline.withLock({ $0.entries.last?.deadline }) {
+        while await settle(before: deadline, at: site), let next = timeline.withLock({ $0.entries.first?.deadline }) {
             guard ContinuousClock.now < deadline else {
                 return TestFailure.record("\(pendingCount) sleep(s) or save(s) still wait after \(timeout)", at: site)
             }
             await advance(
-                by: now.duration(to: last), timeout: timeout, fileID: fileID, filePath: filePath, line: line,
+                by: now.duration(to: next), timeout: timeout, fileID: fileID, filePath: filePath, line: line,
                 column: column)
         }
     }
@@ -155,10 +180,8 @@ public final class TestClock: Clock, Sendable {
             await Task.yield()
             return true
         }
-        guard let busy = await settled(self, deadline) else { return true }
-        TestFailure.record(
-            "\(busy) task(s) neither ended nor slept on the test clock in time: they wait for something else",
-            at: site)
+        guard let failure = await settled(self, deadline) else { return true }
+        TestFailure.record(failure, at: site)
         return false
     }
 

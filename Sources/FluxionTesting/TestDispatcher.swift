@@ -65,17 +65,7 @@ public final class TestDispatcher: Sendable {
     public init(_ dispatcher: Dispatcher = Dispatcher(), exhaustivity: Exhaustivity = .on) {
         self.exhaustivity = exhaustivity
         self.dispatcher = dispatcher
-        let clock = TestClock(settled: { clock, deadline in
-            while true {
-                let generation = clock.changed.generation
-                let busy = dispatcher.runningTaskCount - clock.sleeperCount
-                guard busy > 0 else { return nil }
-                guard ContinuousClock.now < deadline else { return busy }
-                await clock.changed.wait(after: generation, until: deadline)
-            }
-        })
-        dispatcher.observeTaskEnds { [weak clock] in clock?.changed.notify() }
-        self.clock = clock
+        self.clock = TestClock(runningTasksOf: dispatcher)
         dispatcher.addMiddleware(StepRecorder(log: log))
     }
 
