@@ -24,6 +24,8 @@ public final class TodoApp: Sendable {
     public let stats: StatsStore
     /// The lists `undo` goes back to.
     public let history: HistoryStore
+    /// The errors of the effects (the import's), for the command that started them.
+    public let failures = TaskFailures()
 
     /// The keys of the archives for a todo file whose key is `key`: items, filter, history.
     public static func archiveKeys(for key: String) -> (todos: String, filter: String, history: String) {
@@ -62,6 +64,7 @@ public final class TodoApp: Sendable {
             HistoryStore(tracking: todos.state)
         }
 
+        dispatcher.onTaskError = { [failures] in failures.record($0) }
         self.dispatcher = dispatcher
         self.todos = todos
         filter = try dispatcher.store(FilterStore.self)

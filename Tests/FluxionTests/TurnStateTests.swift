@@ -10,8 +10,8 @@ import Testing
     private func arrive(
         _ turn: inout TurnState, _ thread: ThreadID, _ name: String, creating: Bool = false, exclusively: Bool = false
     ) -> TurnState.Arrival? {
-        turn.arrive(thread, isCreatingForHolder: creating, exclusively: exclusively) {
-            QueuedAction(AnyAction(name: name))
+        turn.arrive(thread, isCreatingForHolder: creating, exclusively: exclusively) { _ in
+            QueuedAction(AnyAction(name: name), cause: .outside, task: nil)
         }
     }
 

@@ -26,6 +26,12 @@ extension ActionName where Payload == VisibilityFilter {
     public static var setFilter: Self { "setFilter" }
 }
 
+extension ActionName where Payload == String {
+    /// Imports the todos of the JSON file at the path in the payload: ``TodoStore`` asks for an
+    /// effect that reads it and dispatches ``importFinished``.
+    public static var importTodos: Self { "importTodos" }
+}
+
 extension ActionName where Payload == [Todo] {
     /// Reports the end of an import: the items read, or an ``ImportError`` with an empty payload.
     ///

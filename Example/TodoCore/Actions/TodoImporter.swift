@@ -7,7 +7,7 @@ import Foundation
 /// It reads and decodes the file off the caller's thread, then dispatches
 /// the outcome under one action name, `ActionName.importFinished`:
 /// the todos as the payload, or an ``ImportError`` as the action's error.
-/// ``CommandRunner`` starts it with `Dispatcher.dispatchTask`.
+/// ``TodoStore`` runs it as the effect of ``ActionName/importTodos``.
 public enum TodoImporter {
     /// Reads `url` and dispatches `.importFinished` with its todos or the error.
     ///

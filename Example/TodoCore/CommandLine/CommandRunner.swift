@@ -40,10 +40,10 @@ public struct CommandRunner: Sendable {
         case .clearCompleted:
             try dispatcher.dispatch(.clearCompleted)
         case .importFile(let path):
-            // An async action creator: the import runs in its own task; its outcome is one action.
-            try await dispatcher.dispatchTask { dispatcher in
-                try await TodoImporter.importTodos(from: URL(fileURLWithPath: path), into: dispatcher)
-            }.value
+            // The store asks for an effect that reads the file; its outcome is one action, or an error.
+            try dispatcher.dispatch(.importTodos, payload: path)
+            await dispatcher.waitUntilDrained()
+            if let failure = app.failures.take().first { throw failure.error }
         case .list:
             return TodoRenderer.list(app.todos.state, filter: app.filter.state)
         case .stats:

@@ -1,4 +1,5 @@
 import Fluxion
+import Foundation
 
 /// Holds the items.
 ///
@@ -13,6 +14,12 @@ public final class TodoStore: Store<TodoList>, DefaultInitializable, @unchecked 
             .on(.addTodo) { list, action in try list.add(action.payload) }
             .on(.completeTodo) { list, action in try list.complete(action.payload) }
             .on(.clearCompleted) { list, _ in list.clearCompleted() }
+            .on(.importTodos) { _, action, effects in
+                // An effect: it starts once this action commits; a replay dispatches its outcome instead.
+                effects.run(id: "import") { dispatcher in
+                    try await TodoImporter.importTodos(from: URL(fileURLWithPath: action.payload), into: dispatcher)
+                }
+            }
             .on(.importFinished) { list, action in
                 if let error = action.error { throw error }
                 try list.add(contentsOf: action.payload)

@@ -1,12 +1,22 @@
-/// An action waiting for its turn, with its payload type kept.
+/// An action waiting for its turn, with its payload type kept; or an effect waiting to start.
 struct QueuedAction {
-    /// The action with its payload type erased, for hooks.
+    /// The action with its payload type erased, for hooks; for an effect, the action that asked for it.
     let action: AnyAction
+    /// Why the action runs: the step that queued it, an effect, or a caller outside.
+    let cause: StepCause
+    /// The tracked task that dispatched it while it could not run (suspended, or held): it is refused
+    /// if that task is cancelled meanwhile.
+    let task: TrackedTask?
+    /// Whether it starts an effect instead of running an action: no step of its own.
+    let isEffect: Bool
     private let runner: (Dispatcher) throws -> Void
 
     /// A typed action.
-    init<Payload: Sendable>(name: String, payload: Payload, error: (any Error)?) {
+    init<Payload: Sendable>(name: String, payload: Payload, error: (any Error)?, cause: StepCause, task: TrackedTask?) {
         action = AnyAction(name: name, payload: payload, error: error)
+        self.cause = cause
+        self.task = task
+        isEffect = false
         runner = { dispatcher in
             try dispatcher.runAction(name) {
                 AnyAction(name: name, payload: payload, error: error)
@@ -17,8 +27,11 @@ struct QueuedAction {
     }
 
     /// An untyped action.
-    init(_ action: AnyAction) {
+    init(_ action: AnyAction, cause: StepCause, task: TrackedTask?) {
         self.action = action
+        self.cause = cause
+        self.task = task
+        isEffect = false
         runner = { dispatcher in
             try dispatcher.runAction(action.name) {
                 action
@@ -28,8 +41,26 @@ struct QueuedAction {
         }
     }
 
-    /// Runs the action through `dispatcher`, which must be holding the turn.
+    /// An effect the step `cause` names asked for while `action` ran: `start` starts it.
+    init(effectOf action: AnyAction, cause: StepCause, start: @escaping (Dispatcher) -> Void) {
+        self.action = action
+        self.cause = cause
+        task = nil
+        isEffect = true
+        runner = start
+    }
+
+    /// Runs the action through `dispatcher`, which must be holding the turn, as a step of its own; or
+    /// starts the effect.
     func run(on dispatcher: Dispatcher) throws {
+        guard !isEffect else { return try runner(dispatcher) }
+        if let task, dispatcher.isCancelled(task) {
+            dispatcher.report(
+                TaskError(.refused, taskID: task.id?.value, action: action.name, error: CancellationError()))
+            return
+        }
+        let began = dispatcher.steps.begin(cause)
+        defer { dispatcher.steps.end(began) }
         try runner(dispatcher)
     }
 }
@@ -58,5 +89,10 @@ struct ActionQueue {
             head = 0
         }
         return first
+    }
+
+    /// Moves every action of `other` to the end of this queue, in order.
+    mutating func append(contentsOf other: inout ActionQueue) {
+        while let action = other.popFirst() { append(action) }
     }
 }

@@ -27,7 +27,7 @@ extension Dispatcher {
     func dispatchOrQueue(
         _ name: String,
         exclusively: Bool,
-        queued: () -> QueuedAction,
+        queued: (StepCause, TrackedTask?) -> QueuedAction,
         erased: () -> AnyAction,
         handlers: (RouteList) throws -> Void
     ) throws {
@@ -36,9 +36,17 @@ extension Dispatcher {
             // NB: the turn holder alone touches the transaction; this thread holds the turn when it matches.
             if state.isInCancelledTask(of: ObjectIdentifier(self)) { return .cancelled }
             if state.turn.holder == thread, transaction.isOpen { return .joinsTransaction }
+            // NB: while a journal shows the past, tasks' dispatches wait for the present, in order.
+            if state.turn.holdsTaskDispatches, let task = currentTask {
+                state.turn.hold(queued(.ofCurrentTask, task))
+                return .queued
+            }
             let arrival = state.turn.arrive(
-                thread, isCreatingForHolder: state.isCreatingForHolder(thread), exclusively: exclusively, action: queued
-            )
+                thread, isCreatingForHolder: state.isCreatingForHolder(thread), exclusively: exclusively
+            ) { byHolder in
+                // NB: the holder's own code queues behind its step; others wait with their task's cause.
+                byHolder ? queued(steps.causeOfQueued ?? .ofCurrentTask, nil) : queued(.ofCurrentTask, currentTask)
+            }
             switch arrival {
             case nil: return nil  // NB: another thread holds the turn: wait, and ask again
             case .queued?: return .queued
@@ -48,19 +56,21 @@ extension Dispatcher {
         })
         switch decision {
         case .joinsTransaction:
-            transaction.enqueue(queued())
+            transaction.enqueue(queued(steps.causeOfQueued ?? .ofCurrentTask, nil))
         case .queued:
             return
         case .cancelled:
-            report(TaskError(.refused, taskID: TrackedTask.current?.id?.value, action: name, error: CancellationError()))
+            report(TaskError(.refused, taskID: currentTask?.id?.value, action: name, error: CancellationError()))
             throw CancellationError()
         case .run(let list, let middleware):
             var failure: (any Error)?
+            let began = steps.begin(nil)
             do {
                 try runAction(list, middleware: middleware, erased: erased, handlers: handlers)
             } catch {
                 failure = error
             }
+            steps.end(began)
             runQueuedActionsAndEndTurn()
             if let failure { throw failure }
         }

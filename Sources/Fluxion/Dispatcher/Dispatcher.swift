@@ -28,6 +28,8 @@ public final class Dispatcher: Sendable {
     let state = Guarded(DispatcherState(), waitable: true)
     /// The running action or batch; only the thread holding the dispatch turn touches it.
     let transaction = Transaction()
+    /// The running step, and the next step's serial; only the thread holding the dispatch turn touches it.
+    let steps = StepLedger()
     /// The observers of every store; see `Dispatcher+Observation.swift`.
     let relay = ChangeRelay()
     /// The archivers of the persistent stores, and the persistence error hook.
@@ -138,7 +140,7 @@ public final class Dispatcher: Sendable {
         throws
     {
         try dispatchOrQueue(name, exclusively: exclusively) {
-            QueuedAction(name: name, payload: payload, error: error)
+            QueuedAction(name: name, payload: payload, error: error, cause: $0, task: $1)
         } erased: {
             AnyAction(name: name, payload: payload, error: error)
         } handlers: { list in
@@ -149,7 +151,7 @@ public final class Dispatcher: Sendable {
     /// Runs an untyped action now, or queues it behind the running one.
     func dispatchOrQueue(_ action: AnyAction, exclusively: Bool = false) throws {
         try dispatchOrQueue(action.name, exclusively: exclusively) {
-            QueuedAction(action)
+            QueuedAction(action, cause: $0, task: $1)
         } erased: {
             action
         } handlers: { list in

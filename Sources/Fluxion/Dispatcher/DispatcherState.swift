@@ -12,6 +12,11 @@ struct DispatcherState {
     var taskStarter: (any TaskStarter)?
     /// Told after each tracked task ends; a test clock waits on them.
     var taskEndObservers: [@Sendable () -> Void] = []
+    /// Told what happens to each effect; journals record it.
+    var taskEventObservers: [Int: @Sendable (TaskEvent) -> Void] = [:]
+    var nextTaskEventKey = 0
+    /// How many replays pause effects: while any does, the effects steps ask for do not start.
+    var effectPauses = 0
     /// Whether every store forwards its changes to the whole-dispatcher observers: set for
     /// good by the first of them.
     var forwardsChanges = false

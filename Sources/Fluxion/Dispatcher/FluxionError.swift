@@ -37,6 +37,10 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A store's initializer asked for the same store, so it can never be created.
     case recursiveStoreCreation(String)
 
+    /// An ``Effects`` was used after the handler call it was given to returned (or on another thread);
+    /// the effect, named by its id if it has one, did not start.
+    case effectOutsideHandler(String?)
+
     /// A store type was passed as its superclass's metatype, for example a
     /// `SubStore.self` held in a `BaseStore.Type`; the dispatcher creates and
     /// routes to the static type, so it refuses to register the wrong one.
@@ -91,6 +95,8 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
             "A batch cannot start while an action runs (in a handler, an observer, a middleware or a hook); dispatch its actions, which are queued, instead."
         case .batchEnded(let action):
             "Action '\(action)' was dispatched through a batch that has ended, or from another thread."
+        case .effectOutsideHandler(let id):
+            "An effect\(id.map { " (id \($0))" } ?? "") was asked for outside the handler call its Effects was given to; call effects.run only while the handler runs, or use Dispatcher.dispatchTask."
         }
     }
 }

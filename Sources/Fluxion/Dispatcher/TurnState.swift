@@ -35,6 +35,10 @@ struct TurnState {
     private var drainWaiters: [CheckedContinuation<Void, Never>] = []
     /// Whether tracked asynchronous work runs: the dispatcher is not drained until it ends.
     var hasTasks = false
+    /// Whether dispatches from tracked tasks are held, in order, instead of running: while a journal shows the past.
+    var holdsTaskDispatches = false
+    /// Dispatches from tracked tasks held meanwhile; a drain does not wait for them.
+    private var held = ActionQueue()
 
     var isSuspended: Bool { suspensions > 0 }
 
@@ -45,22 +49,25 @@ struct TurnState {
     }
 
     /// Decides what a dispatch from `thread` does: `nil` means wait for the turn and ask again.
+    ///
+    /// - Parameter action: Makes the queued form of the action; its argument says whether `thread`
+    ///   acts for the holder, rather than waiting for a suspension to end.
     mutating func arrive(
         _ thread: ThreadID,
         isCreatingForHolder: Bool,
         exclusively: Bool,
-        action: () -> QueuedAction
+        action: (_ byHolder: Bool) -> QueuedAction
     ) -> Arrival? {
         if admits(thread, isCreatingForHolder: isCreatingForHolder) {
             if holderIsBetweenActions, suspensions > 0, !exclusively {
-                suspended.append(action())
+                suspended.append(action(true))
             } else {
-                queue.append(action())
+                queue.append(action(true))
             }
             return .queued
         }
         if suspensions > 0, !exclusively {
-            suspended.append(action())
+            suspended.append(action(false))
             return .queued
         }
         return take(by: thread) ? .run : nil
@@ -75,7 +82,35 @@ struct TurnState {
 
     /// Queues actions behind the running one (a transaction's, once it commits).
     mutating func enqueue(_ actions: inout ActionQueue) {
-        while let action = actions.popFirst() { queue.append(action) }
+        queue.append(contentsOf: &actions)
+    }
+
+    /// Keeps a tracked task's dispatch until ``releaseHeld(by:)`` or ``takeHeld()``, while ``holdsTaskDispatches``.
+    mutating func hold(_ action: QueuedAction) {
+        held.append(action)
+    }
+
+    /// Stops holding; the held actions run next: behind the running action, after the suspensions, or now.
+    ///
+    /// - Returns: Whether `thread` took the turn to run them.
+    mutating func releaseHeld(by thread: ThreadID) -> Bool {
+        holdsTaskDispatches = false
+        guard !held.isEmpty else { return false }
+        guard suspensions == 0 else {
+            suspended.append(contentsOf: &held)
+            return false
+        }
+        let runsQueue = take(by: thread)
+        queue.append(contentsOf: &held)
+        return runsQueue
+    }
+
+    /// Stops holding, and returns the held actions, which will not run.
+    mutating func takeHeld() -> ActionQueue {
+        holdsTaskDispatches = false
+        var taken = ActionQueue()
+        swap(&taken, &held)
+        return taken
     }
 
     /// The next queued action for the holder to run, keeping the turn; or `nil`, and the turn is given up.
@@ -122,7 +157,7 @@ struct TurnState {
         suspensions -= 1
         guard suspensions == 0, !suspended.isEmpty else { return (false, takeDrainWaitersIfDrained()) }
         let runsQueue = take(by: thread)
-        while let action = suspended.popFirst() { queue.append(action) }
+        queue.append(contentsOf: &suspended)
         return (runsQueue, [])
     }
 

@@ -100,6 +100,7 @@ extension Dispatcher {
 
     /// Runs a batch whose observers hear an action named `name`: a journal's travel is one.
     func batch<Value>(deliveredAs name: String, _ body: (DispatchBatch) throws -> Value) throws -> Value {
+        try refuseIfInCancelledTask(name)
         let thread = ThreadID.current
         let takesTurn = state.withLockWaiting(until: { state -> Bool? in
             if state.admits(thread) { return false }
@@ -118,10 +119,16 @@ extension Dispatcher {
                 throw error
             }
         }
-        defer { runQueuedActionsAndEndTurn() }
+        let began = steps.begin(nil)
+        defer {
+            steps.end(began)
+            runQueuedActionsAndEndTurn()
+        }
         transaction.beginBatch()
         let outcome = Result { try body(DispatchBatch(dispatcher: self)) }
         if case .failure(let error) = outcome { transaction.fail(error) }
+        // NB: a task cancelled through the dispatcher while its batch ran changes nothing.
+        do { try refuseIfInCancelledTask(name) } catch { transaction.fail(error) }
         let actions = transaction.takeBatchActions()
         if let failure = transaction.end() { throw failure }
         enqueueTransactionActions()

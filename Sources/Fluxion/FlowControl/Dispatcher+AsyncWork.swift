@@ -48,7 +48,7 @@ extension Dispatcher {
         priority: TaskPriority? = nil,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value
     ) -> Task<Value, any Error> {
-        startTask(id: nil, cancellingInFlight: false, priority: priority, work)
+        scheduleTask(id: nil, cancellingInFlight: false, priority: priority, work)
     }
 
     /// Starts asynchronous work under an id, so that it can be cancelled by that id.
@@ -82,7 +82,7 @@ extension Dispatcher {
         priority: TaskPriority? = nil,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value
     ) -> Task<Value, any Error> {
-        startTask(id: TaskKey(id), cancellingInFlight: cancelInFlight, priority: priority, work)
+        scheduleTask(id: TaskKey(id), cancellingInFlight: cancelInFlight, priority: priority, work)
     }
 
     /// Cancels the tasks started with ``dispatchTask(id:cancelInFlight:priority:_:)`` under `id`.
@@ -103,59 +103,6 @@ extension Dispatcher {
     /// How many tasks started with `dispatchTask` are running.
     public var runningTaskCount: Int {
         state.withLock { $0.tasks.count }
-    }
-
-    /// Starts a tracked task: registers it, runs `work` marked as its code, and forgets it when it ends.
-    private func startTask<Value: Sendable>(
-        id: TaskKey?,
-        cancellingInFlight: Bool,
-        priority: TaskPriority?,
-        _ work: @escaping @Sendable (Dispatcher) async throws -> Value
-    ) -> Task<Value, any Error> {
-        let (token, cancellations, starter) = state.withLock { state in
-            defer { state.turn.hasTasks = true }
-            let (token, cancellations) = state.tasks.begin(id: id, cancellingInFlight: cancellingInFlight)
-            return (token, cancellations, state.taskStarter)
-        }
-        for cancel in cancellations { cancel() }
-        let tracked = TrackedTask(dispatcher: ObjectIdentifier(self), token: token, id: id)
-        let operation: @Sendable () async throws -> Value = {
-            defer { self.endTask(token) }
-            do {
-                return try await TrackedTask.$current.withValue(tracked) { try await work(self) }
-            } catch {
-                self.reportThrown(error, by: tracked)
-                throw error
-            }
-        }
-        let task = starter?.start(priority: priority, operation) ?? Task(priority: priority, operation: operation)
-        // NB: a cancellation that came before the task existed is applied now.
-        if state.withLock({ $0.tasks.attach({ task.cancel() }, to: token) }) { task.cancel() }
-        return task
-    }
-
-    /// Reports what a task's work threw, unless it is the `CancellationError` of a cancelled task.
-    private func reportThrown(_ error: any Error, by task: TrackedTask) {
-        if error is CancellationError, Task.isCancelled || state.withLock({ $0.tasks.isCancelled(task.token) }) {
-            return
-        }
-        report(TaskError(.threw, taskID: task.id?.value, action: nil, error: error))
-    }
-
-    /// Forgets an ended task, and resumes the drain waiters if nothing else runs.
-    private func endTask(_ token: UInt64) {
-        let (waiters, observers) = state.withLock { state in
-            state.tasks.end(token)
-            state.turn.hasTasks = state.tasks.count > 0
-            return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers)
-        }
-        for waiter in waiters { waiter.resume() }
-        for observer in observers { observer() }
-    }
-
-    /// Calls `observer` after each task started with `dispatchTask` ends, on the task's thread.
-    package func observeTaskEnds(_ observer: @escaping @Sendable () -> Void) {
-        state.withLock { $0.taskEndObservers.append(observer) }
     }
 
     /// Dispatches the outcome of some work on one action name: the value as the

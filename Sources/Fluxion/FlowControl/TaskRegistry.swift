@@ -5,6 +5,8 @@
 struct TaskRegistry {
     private struct Entry {
         let id: TaskKey?
+        /// The task that started it: cancelling that one cancels this one too.
+        let parent: UInt64?
         /// Cancels the task; `nil` until the task exists.
         var cancel: (@Sendable () -> Void)?
         var isCancelled = false
@@ -21,11 +23,13 @@ struct TaskRegistry {
     /// Records a task about to start under `id`; with `cancellingInFlight`, cancels the others of that id.
     ///
     /// - Returns: The task's token, and the cancellations to run once unlocked.
-    mutating func begin(id: TaskKey?, cancellingInFlight: Bool) -> (UInt64, [@Sendable () -> Void]) {
+    mutating func begin(id: TaskKey?, cancellingInFlight: Bool, parent: UInt64? = nil) -> (
+        UInt64, [@Sendable () -> Void]
+    ) {
         let cancellations = cancellingInFlight && id != nil ? cancel { $0 == id } : []
         let token = nextToken
         nextToken += 1
-        entries[token] = Entry(id: id)
+        entries[token] = Entry(id: id, parent: parent)
         return (token, cancellations)
     }
 
@@ -41,10 +45,15 @@ struct TaskRegistry {
         if entries.removeValue(forKey: token)?.isCancelled == true { cancelledCount -= 1 }
     }
 
-    /// Marks the tasks whose ids `matches` picks as cancelled; returns their cancellations, to run once unlocked.
+    /// Marks the tasks whose ids `matches` picks as cancelled, and the tasks they started; returns their
+    /// cancellations, to run once unlocked.
     mutating func cancel(where matches: (TaskKey?) -> Bool) -> [@Sendable () -> Void] {
         var cancellations: [@Sendable () -> Void] = []
-        for (token, entry) in entries where !entry.isCancelled && matches(entry.id) {
+        // NB: a task starts after the task that started it, so its token is larger: one pass in order suffices.
+        for token in entries.keys.sorted() {
+            guard let entry = entries[token], !entry.isCancelled else { continue }
+            let isStartedByCancelled = entry.parent.map { entries[$0]?.isCancelled == true } ?? false
+            guard matches(entry.id) || isStartedByCancelled else { continue }
             entries[token]?.isCancelled = true
             cancelledCount += 1
             if let cancel = entry.cancel { cancellations.append(cancel) }
@@ -80,6 +89,8 @@ struct TrackedTask: Sendable {
     let token: UInt64
     /// The id the task was started under.
     let id: TaskKey?
+    /// Which effect the task is; `nil` for a task started outside any step.
+    let effect: EffectTag?
 
     @TaskLocal static var current: TrackedTask?
 }

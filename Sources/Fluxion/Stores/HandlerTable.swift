@@ -86,6 +86,59 @@ public struct HandlerTable<State: Sendable>: Sendable {
         }
     }
 
+    /// Returns a table that also handles the named action with a closure that may ask for effects.
+    ///
+    /// ```swift
+    /// .on(.search) { state, action, effects in
+    ///     state.query = action.payload
+    ///     effects.run(id: "search", cancelInFlight: true) { dispatcher in
+    ///         try dispatcher.dispatch(.searchFinished, payload: try await api.search(action.payload))
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The effects start when the action commits, and not at all if it rolls
+    /// back; see ``Effects``. Otherwise this is ``on(_:_:)-(ActionName<Payload>,(inout State,Action<Payload>)->Void)``.
+    ///
+    /// - Parameters:
+    ///   - name: The action name to handle.
+    ///   - handler: Updates the state for the action, and asks for effects; may throw to reject it.
+    @inlinable @_disfavoredOverload
+    public func on<Payload, Failure: Error>(
+        _ name: ActionName<Payload>,
+        _ handler: @escaping @Sendable (inout State, Action<Payload>, Effects) throws(Failure) -> Void
+    ) -> HandlerTable {
+        adding(name, inPlace: Failure.self == Never.self) { store, state, action in
+            try handler(&state, action, Effects(store.dispatcher))
+        }
+    }
+
+    /// Returns a table that also handles the named action with a method of the store that may ask for effects.
+    ///
+    /// Pass the method unapplied, as in `.on(.search, SearchStore.search)`,
+    /// where `func search(_ state: inout Search, _ action: Action<String>, _ effects: Effects)`;
+    /// see ``Effects``.
+    ///
+    /// - Parameters:
+    ///   - name: The action name to handle.
+    ///   - method: A method of the store type that updates the state and asks for effects.
+    @inlinable
+    public func on<Owner: Store<State>, Payload>(
+        _ name: ActionName<Payload>,
+        _ method: @escaping @Sendable (Owner) -> (inout State, Action<Payload>, Effects) throws -> Void
+    ) -> HandlerTable {
+        adding(name) { store, state, action in
+            guard let owner = store as? Owner else {
+                throw FluxionError.storeTypeMismatch(
+                    action: name.rawValue,
+                    expected: typeName(Owner.self),
+                    actual: typeName(type(of: store))
+                )
+            }
+            try method(owner)(&state, action, Effects(store.dispatcher))
+        }
+    }
+
     /// Returns a table whose catch-all reducer handles every action that has no entry of its own.
     ///
     /// This is the Redux style: one function over the whole state that

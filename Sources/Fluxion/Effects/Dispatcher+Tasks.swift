@@ -1,0 +1,201 @@
+import Foundation
+
+// Starting, ending and cancelling the tasks a dispatcher tracks. A task asked for while a step runs
+// is an effect of that step: it starts when the step's action commits, and never if it rolls back.
+extension Dispatcher {
+    /// Starts a tracked task now; or, asked for while an action runs, once that action commits.
+    func scheduleTask<Value: Sendable>(
+        id: TaskKey?,
+        cancellingInFlight: Bool,
+        priority: TaskPriority?,
+        _ work: @escaping @Sendable (Dispatcher) async throws -> Value
+    ) -> Task<Value, any Error> {
+        guard holdsTurn(), steps.isRunning else {
+            let parent = currentTask
+            if let parent, isCancelled(parent) {
+                report(TaskError(.refused, taskID: parent.id?.value, action: nil, error: CancellationError()))
+                return Task { throw CancellationError() }
+            }
+            let request = TaskRequest(id: id, cancellingInFlight: cancellingInFlight, effect: nil, parent: parent)
+            return startTask(request, priority: priority, work) ?? Task { throw CancellationError() }
+        }
+        let request = TaskRequest(
+            id: id, cancellingInFlight: cancellingInFlight,
+            effect: steps.tagEffect(id: id, action: transaction.actionName), parent: nil)
+        guard transaction.isOpen || transaction.isInMiddleware else {
+            // NB: an observer's, or a middleware's after `next`: the action has committed.
+            return startTask(request, priority: priority, work) ?? Task { throw CancellationError() }
+        }
+        let gate = TaskGate()
+        let task = makeTask(priority: priority) {
+            guard let tracked = await gate.wait() else { throw CancellationError() }
+            return try await self.run(work, as: tracked)
+        }
+        let keeper = TaskGateKeeper(gate)
+        transaction.enqueue(
+            QueuedAction(effectOf: AnyAction(name: transaction.actionName), cause: .queued(by: steps.serial)) {
+                dispatcher in
+                guard let tracked = dispatcher.register(request) else { return keeper.gate.drop() }
+                dispatcher.attach(task, to: tracked)
+                keeper.gate.open(as: tracked)
+            })
+        return task
+    }
+
+    /// Asks for an effect of the running action: it starts once the action commits.
+    func requestEffect(
+        id: TaskKey?,
+        cancellingInFlight: Bool,
+        priority: TaskPriority?,
+        _ work: @escaping @Sendable (Dispatcher) async throws -> Void
+    ) {
+        guard holdsTurn(), transaction.isOpen else {
+            let name = id.map { "\($0.value)" }
+            return report(
+                TaskError(.refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(name)))
+        }
+        let tag = steps.tagEffect(id: id, action: transaction.actionName)
+        let request = TaskRequest(id: id, cancellingInFlight: cancellingInFlight, effect: tag, parent: nil)
+        transaction.enqueue(
+            QueuedAction(effectOf: AnyAction(name: transaction.actionName), cause: .queued(by: tag.step)) {
+                dispatcher in
+                _ = dispatcher.startTask(request, priority: priority, work)
+            })
+    }
+
+    /// Registers and starts a task; `nil` for an effect while effects are paused.
+    private func startTask<Value: Sendable>(
+        _ request: TaskRequest,
+        priority: TaskPriority?,
+        _ work: @escaping @Sendable (Dispatcher) async throws -> Value
+    ) -> Task<Value, any Error>? {
+        guard let tracked = register(request) else { return nil }
+        let task = makeTask(priority: priority) { try await self.run(work, as: tracked) }
+        attach(task, to: tracked)
+        return task
+    }
+
+    /// Makes a task, through the task starter if there is one.
+    private func makeTask<Value: Sendable>(
+        priority: TaskPriority?,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) -> Task<Value, any Error> {
+        let starter = state.withLock { $0.taskStarter }
+        return starter?.start(priority: priority, operation) ?? Task(priority: priority, operation: operation)
+    }
+
+    /// Records a task about to start, cancelling those it replaces; `nil` for an effect while effects are paused.
+    private func register(_ request: TaskRequest) -> TrackedTask? {
+        let registered = state.withLock { state -> (UInt64, [@Sendable () -> Void])? in
+            guard request.effect == nil || state.effectPauses == 0 else { return nil }
+            state.turn.hasTasks = true
+            return state.tasks.begin(
+                id: request.id, cancellingInFlight: request.cancellingInFlight, parent: request.parent?.token)
+        }
+        guard let (token, cancellations) = registered else {
+            if let effect = request.effect { notify(.skipped(effect)) }
+            return nil
+        }
+        for cancel in cancellations { cancel() }
+        if let effect = request.effect { notify(.started(effect, at: Date())) }
+        return TrackedTask(dispatcher: ObjectIdentifier(self), token: token, id: request.id, effect: request.effect)
+    }
+
+    /// Records how to cancel a registered task; a cancellation that came before is applied now.
+    private func attach<Value>(_ task: Task<Value, any Error>, to tracked: TrackedTask) {
+        if state.withLock({ $0.tasks.attach({ task.cancel() }, to: tracked.token) }) { task.cancel() }
+    }
+
+    /// Runs a task's work marked as its code; reports what it throws, and forgets the task when it ends.
+    private func run<Value: Sendable>(
+        _ work: @escaping @Sendable (Dispatcher) async throws -> Value,
+        as tracked: TrackedTask
+    ) async throws -> Value {
+        var outcome = EffectOutcome.finished
+        defer { endTask(tracked, outcome) }
+        do {
+            return try await TrackedTask.$current.withValue(tracked) { try await work(self) }
+        } catch {
+            outcome = reportThrown(error, by: tracked)
+            throw error
+        }
+    }
+
+    /// Reports what a task's work threw, unless it is the `CancellationError` of a cancelled task.
+    private func reportThrown(_ error: any Error, by task: TrackedTask) -> EffectOutcome {
+        if error is CancellationError, Task.isCancelled || isCancelled(task) { return .cancelled }
+        report(TaskError(.threw, taskID: task.id?.value, action: task.effect?.action, error: error))
+        return .failed("\(error)")
+    }
+
+    /// Forgets an ended task, and resumes the drain waiters if nothing else runs.
+    private func endTask(_ task: TrackedTask, _ outcome: EffectOutcome) {
+        if let effect = task.effect { notify(.ended(effect, outcome, at: Date())) }
+        let (waiters, observers) = state.withLock { state in
+            state.tasks.end(task.token)
+            state.turn.hasTasks = state.tasks.count > 0
+            return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers)
+        }
+        for waiter in waiters { waiter.resume() }
+        for observer in observers { observer() }
+    }
+
+    /// The tracked task of this dispatcher the running code belongs to, if any.
+    var currentTask: TrackedTask? {
+        TrackedTask.current.flatMap { $0.dispatcher == ObjectIdentifier(self) ? $0 : nil }
+    }
+
+    /// Whether `task` was cancelled through the dispatcher (and still runs).
+    func isCancelled(_ task: TrackedTask) -> Bool {
+        state.withLock { $0.tasks.isCancelled(task.token) }
+    }
+
+    /// Refuses, reporting it, what the running code does if it belongs to a task cancelled through the dispatcher.
+    ///
+    /// - Throws: `CancellationError` then.
+    func refuseIfInCancelledTask(_ action: String) throws {
+        guard let task = currentTask, isCancelled(task) else { return }
+        report(TaskError(.refused, taskID: task.id?.value, action: action, error: CancellationError()))
+        throw CancellationError()
+    }
+
+    /// Calls `observer` after each task started with `dispatchTask` ends, on the task's thread.
+    package func observeTaskEnds(_ observer: @escaping @Sendable () -> Void) {
+        state.withLock { $0.taskEndObservers.append(observer) }
+    }
+
+    /// Calls `observer` with what happens to each effect from now on; returns the key to stop it with.
+    func observeTaskEvents(_ observer: @escaping @Sendable (TaskEvent) -> Void) -> Int {
+        state.withLock { state in
+            defer { state.nextTaskEventKey += 1 }
+            state.taskEventObservers[state.nextTaskEventKey] = observer
+            return state.nextTaskEventKey
+        }
+    }
+
+    /// Stops the observer ``observeTaskEvents(_:)`` returned `key` for.
+    func stopObservingTaskEvents(_ key: Int) {
+        let removed = state.withLock { $0.taskEventObservers.removeValue(forKey: key) }
+        withExtendedLifetime(removed) {}  // NB: released here, outside the lock
+    }
+
+    private func notify(_ event: TaskEvent) {
+        let observers = state.withLock { $0.taskEventObservers }
+        for observer in observers.values { observer(event) }
+    }
+
+    /// Runs `body` with effects paused: the effects its steps ask for are not started (a replay).
+    func withEffectsPaused<Value>(_ body: () throws -> Value) rethrows -> Value {
+        state.withLock { $0.effectPauses += 1 }
+        defer { state.withLock { $0.effectPauses -= 1 } }
+        return try body()
+    }
+}
+
+/// A task to register: its id, what it replaces, which effect it is, and the task that started it.
+struct TaskRequest: Sendable {
+    let id: TaskKey?
+    let cancellingInFlight: Bool
+    let effect: EffectTag?
+    let parent: TrackedTask?
+}

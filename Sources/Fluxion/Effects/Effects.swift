@@ -1,0 +1,87 @@
+import Foundation
+
+/// Asks for asynchronous work — an effect — that belongs to the action a handler is handling.
+///
+/// A handler that takes a third parameter gets one:
+///
+/// ```swift
+/// HandlerTable()
+///     .on(.search) { state, action, effects in
+///         state.query = action.payload
+///         state.isLoading = true
+///         effects.run(id: "search", cancelInFlight: true) { dispatcher in
+///             let results = try await api.search(action.payload)
+///             try dispatcher.dispatch(.searchFinished, payload: results)
+///         }
+///     }
+/// ```
+///
+/// An effect is part of the action's transaction: it starts only when the
+/// action — or the batch it is part of — commits, in the order asked for,
+/// before the outermost `dispatch` returns. If the action rolls back (a
+/// handler of any store throws), nothing starts, and its `cancelInFlight`
+/// cancels nothing. Once started, an effect is a task the dispatcher tracks,
+/// as one started with ``Dispatcher/dispatchTask(id:cancelInFlight:priority:_:)``:
+/// cancellable by id, awaited by ``Dispatcher/waitUntilDrained()``, its
+/// errors reported to ``Dispatcher/onTaskError``. A ``Journal`` records
+/// which step started it and which steps it dispatched; a replay dispatches
+/// those steps from the journal and starts no effect. See <doc:Effects>.
+///
+/// An `Effects` is valid only during the handler call it was given to, on
+/// its thread: asked later, the effect does not start, and
+/// ``FluxionError/effectOutsideHandler(_:)`` reaches ``Dispatcher/onTaskError``.
+public struct Effects: Sendable {
+    @usableFromInline let dispatcher: Dispatcher?
+
+    @usableFromInline
+    init(_ dispatcher: Dispatcher?) {
+        self.dispatcher = dispatcher
+    }
+
+    /// Asks for an effect with no id: it starts when the action commits.
+    ///
+    /// - Parameters:
+    ///   - priority: The priority of the effect's task.
+    ///   - work: The effect: it reports what it finds by dispatching actions on the dispatcher it is given.
+    public func run(
+        priority: TaskPriority? = nil,
+        _ work: @escaping @Sendable (Dispatcher) async throws -> Void
+    ) {
+        request(id: nil, cancellingInFlight: false, priority: priority, work)
+    }
+
+    /// Asks for an effect under an id, to cancel it by that id or replace it: it starts when the action commits.
+    ///
+    /// With `cancelInFlight`, the tasks running under `id` are cancelled when
+    /// this effect starts — when the action commits, not before: an action that
+    /// rolls back cancels nothing.
+    ///
+    /// - Parameters:
+    ///   - id: The id to cancel the effect by, with ``Dispatcher/cancelTasks(id:)``.
+    ///   - cancelInFlight: Whether to cancel the tasks running under `id` first.
+    ///   - priority: The priority of the effect's task.
+    ///   - work: The effect: it reports what it finds by dispatching actions on the dispatcher it is given.
+    public func run<ID: Hashable & Sendable>(
+        id: ID,
+        cancelInFlight: Bool = false,
+        priority: TaskPriority? = nil,
+        _ work: @escaping @Sendable (Dispatcher) async throws -> Void
+    ) {
+        request(id: TaskKey(id), cancellingInFlight: cancelInFlight, priority: priority, work)
+    }
+
+    private func request(
+        id: TaskKey?,
+        cancellingInFlight: Bool,
+        priority: TaskPriority?,
+        _ work: @escaping @Sendable (Dispatcher) async throws -> Void
+    ) {
+        guard let dispatcher else {
+            let error = TaskError(
+                .refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(nil))
+            return FileHandle.standardError.write(
+                Data("Fluxion: \(error) (the handler ran without a dispatcher)\n".utf8))
+        }
+        dispatcher.requestEffect(id: id, cancellingInFlight: cancellingInFlight, priority: priority, work)
+    }
+}

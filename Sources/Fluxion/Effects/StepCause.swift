@@ -1,0 +1,33 @@
+/// Why a step — one action, or one batch — ran, in the dispatcher's own step serials.
+///
+/// The journal turns serials into its step numbers.
+enum StepCause: Sendable, Equatable {
+    /// Dispatched from outside any step: a view, an action creator, a task started from outside.
+    case outside
+    /// Dispatched by a handler, an observer or a middleware of the step with this serial.
+    case queued(by: UInt64)
+    /// Dispatched by an effect.
+    case effect(EffectTag)
+
+    /// The cause of a dispatch made now by code that is not running a step: an effect's, or outside.
+    static var ofCurrentTask: StepCause {
+        TrackedTask.current?.effect.map(StepCause.effect) ?? .outside
+    }
+}
+
+/// Which effect a task is: the step that asked for it, and its place among that step's effects.
+struct EffectTag: Sendable, Hashable {
+    /// The serial of the step that asked for it.
+    let step: UInt64
+    /// The effects the step asked for before it.
+    let index: Int
+    /// The id it runs under, if any.
+    let id: TaskKey?
+    /// The name of the action that asked for it.
+    let action: String
+
+    /// The id as it prints, or `#index` for an effect without one.
+    var name: String {
+        id.map { "\($0.value)" } ?? "#\(index + 1)"
+    }
+}
