@@ -42,6 +42,34 @@ import Testing
         #expect(run.errors.contains("the journal has no step 3; it holds steps 0 to 2"))
     }
 
+    @Test func quittingWhileBackInThePastKeepsThePresentList() async throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        let run = try await sandbox.run(["--interactive"], input: "add A\nadd B\nback\nback\nquit\n")
+        #expect(run.status == 0, "\(run)")
+
+        let list = try await sandbox.run("list")
+        #expect(list.output == "1. [ ] A\n2. [ ] B\n", "\(list)")
+    }
+
+    @Test func anImportReplaysFromTheJournalWithoutReadingTheFile() async throws {
+        let sandbox = try TodoSandbox()
+        defer { sandbox.remove() }
+        try sandbox.write(#"[{"title": "Imported", "isDone": false}]"#, to: "todos-to-import.json")
+        let recorded = try await sandbox.run(
+            ["--interactive", "--record", sandbox.path("session.jsonl")],
+            input: "import \(sandbox.path("todos-to-import.json"))\nquit\n")
+        #expect(recorded.status == 0, "\(recorded)")
+        try FileManager.default.removeItem(atPath: sandbox.path("todos-to-import.json"))
+
+        let history = try await sandbox.run("history", sandbox.path("session.jsonl"))
+        #expect(history.output.contains("  ⇢ effect import: finished\n"), "\(history)")
+        #expect(history.output.contains("#2 importFinished([[ ] Imported])  ← effect import of #1\n"), "\(history)")
+        let replay = try await sandbox.run("replay", sandbox.path("session.jsonl"))
+        #expect(replay.status == 0, "\(replay)")
+        #expect(replay.output.contains("All states matched the recording."), "\(replay)")
+    }
+
     @Test func aCorruptJournalIsAnErrorNamingItsLine() async throws {
         let sandbox = try TodoSandbox()
         defer { sandbox.remove() }

@@ -17,7 +17,14 @@ extension Dispatcher {
         guard let middleware else { return try handlers(list) }
         // NB: its stores are made first, while the turn may still be given up meanwhile.
         let list = list.isReady ? list : try ready(list)
-        _ = try runMiddleware(erased(), version: middleware, then: list)
+        do {
+            _ = try runMiddleware(erased(), version: middleware, then: list)
+        } catch {
+            if !transaction.isOpen { _ = transaction.takeQueued() }  // NB: the effects the middleware asked for go too
+            throw error
+        }
+        // NB: effects a middleware asked for after `next`, or for an action it dropped, start now.
+        if !transaction.isOpen { enqueueTransactionActions() }
     }
 
     /// Runs a typed action through the stores of `list`.

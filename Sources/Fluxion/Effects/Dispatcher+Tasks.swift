@@ -19,26 +19,33 @@ extension Dispatcher {
             let request = TaskRequest(id: id, cancellingInFlight: cancellingInFlight, effect: nil, parent: parent)
             return startTask(request, priority: priority, work) ?? Task { throw CancellationError() }
         }
+        // NB: a batch's closure is its caller's own code: a task that runs one started what it starts.
+        let isBatchClosure = transaction.isBatch && !transaction.isRunningBatchAction
+        let action = isBatchClosure ? AnyAction.batchName : transaction.actionName
         let request = TaskRequest(
-            id: id, cancellingInFlight: cancellingInFlight,
-            effect: steps.tagEffect(id: id, action: transaction.actionName), parent: nil)
-        guard transaction.isOpen || transaction.isInMiddleware else {
-            // NB: an observer's, or a middleware's after `next`: the action has committed.
-            return startTask(request, priority: priority, work) ?? Task { throw CancellationError() }
-        }
+            id: id, cancellingInFlight: cancellingInFlight, effect: steps.tagEffect(id: id, action: action),
+            parent: isBatchClosure ? currentTask : nil)
         let gate = TaskGate()
         let task = makeTask(priority: priority) {
             guard let tracked = await gate.wait() else { throw CancellationError() }
             return try await self.run(work, as: tracked)
         }
         let keeper = TaskGateKeeper(gate)
-        transaction.enqueue(
-            QueuedAction(effectOf: AnyAction(name: transaction.actionName), cause: .queued(by: steps.serial)) {
-                dispatcher in
-                guard let tracked = dispatcher.register(request) else { return keeper.gate.drop() }
-                dispatcher.attach(task, to: tracked)
-                keeper.gate.open(as: tracked)
-            })
+        let start = QueuedAction(effectOf: AnyAction(name: action), cause: .queued(by: steps.serial)) {
+            dispatcher in
+            guard let tracked = dispatcher.register(request) else { return keeper.gate.drop() }
+            dispatcher.attach(task, to: tracked)
+            keeper.gate.open(as: tracked)
+        }
+        // NB: from a handler or a middleware, it starts with the action's commit; from an observer, the
+        // action has committed: it starts after the step, as the actions the step queued run.
+        if transaction.isOpen || transaction.isInMiddleware {
+            transaction.enqueue(start)
+        } else {
+            var queue = ActionQueue()
+            queue.append(start)
+            state.withLock { $0.turn.enqueue(&queue) }
+        }
         return task
     }
 

@@ -57,3 +57,10 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
         return EffectTag(step: state.serial, index: state.effectCount, id: id, action: action)
     }
 }
+
+extension Dispatcher {
+    /// The running step's serial and cause; read by the thread holding the dispatch turn.
+    var runningStep: (serial: UInt64, cause: StepCause) {
+        (steps.serial, steps.cause)
+    }
+}

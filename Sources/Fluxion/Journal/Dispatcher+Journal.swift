@@ -38,6 +38,30 @@ extension Dispatcher {
     }
 }
 
+// What a journal's time travel needs of the dispatcher: holding tasks' dispatches while the stores
+// show the past. (Persistence saves no state a travel set: see `PersistenceCenter`.)
+extension Dispatcher {
+    /// Starts or stops holding tasks' dispatches, as the stores show the past or the present.
+    func showPast(_ isPast: Bool) {
+        state.withLock { $0.turn.holdsTaskDispatches = isPast }
+    }
+
+    /// Lets the dispatches held while the stores showed the past run, in order.
+    func releaseHeldDispatches() {
+        if state.withLock({ $0.turn.releaseHeld(by: .current) }) { runQueuedActionsAndEndTurn() }
+    }
+
+    /// Drops the dispatches held while the stores showed step `step`, reporting each one.
+    func dropHeldDispatches(at step: Int) {
+        var held = state.withLock { $0.turn.takeHeld() }
+        while let action = held.popFirst() {
+            let name = action.action.name
+            let error = JournalError.heldDispatchDropped(action: name, step: step)
+            report(TaskError(.dropped, taskID: action.task?.id?.value, action: name, error: error))
+        }
+    }
+}
+
 /// How a replay decodes the payload of an action name.
 enum PayloadDecoder {
     /// As the type the name's typed handlers take.

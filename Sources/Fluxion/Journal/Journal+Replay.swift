@@ -40,7 +40,9 @@ extension Journal {
         let entries = contents.withLock { $0.entries.all }
         let lines =
             [JournalLine.header(at: Date(), redacting: [])]
-            + entries.map { JournalLine($0, redacting: [], seen: &seen) }
+            + entries.flatMap { entry in
+                [JournalLine(entry, redacting: [], seen: &seen)] + JournalLine.effectLines(of: entry)
+            }
         var replayer = JournalReplayer(dispatcher: dispatcher, skippingErrors: skippingErrors)
         let numbered = lines.enumerated().map { ($0.offset + 1, Result<JournalLine, any Error>.success($0.element)) }
         return try replayer.run(numbered, path: "the journal in memory", isComplete: true)
@@ -54,10 +56,21 @@ extension Journal {
         let lines = JournalLine.decode(text)
         try JournalReplayer.checkHeader(of: lines, path: url.path)
         let isComplete = text.hasSuffix("\n")
-        return try lines.dropFirst().map { number, line in
+        var records: [JournalRecord] = []
+        for (number, line) in lines.dropFirst() {
             let isLast = number == lines.last?.number
-            return JournalRecord(try JournalReplayer.line(line, number: number, isLast: isLast, isComplete: isComplete))
+            let line = try JournalReplayer.line(line, number: number, isLast: isLast, isComplete: isComplete)
+            guard line.kind == .effect else {
+                records.append(JournalRecord(line))
+                continue
+            }
+            // NB: an effect's lines follow its step's: its start adds it, its end completes it.
+            guard let event = line.effect, let index = records.lastIndex(where: { $0.sequence == line.sequence }) else {
+                continue
+            }
+            records[index].note(event, at: line.time ?? Date(timeIntervalSince1970: 0))
         }
+        return records
     }
 
     /// The text of a journal file.

@@ -2,9 +2,10 @@
 //
 // A move sets every store the steps in between changed, as one batch its
 // observers hear as `Fluxion.travel`; no handler runs. While the stores show
-// the past, every other action is refused with `JournalError.travelling`;
-// `resume()` makes the past the present, dropping the steps after it, and
-// `returnToPresent()` moves back to the last step.
+// the past, every other action is refused with `JournalError.travelling`, but those of tasks, which
+// are held; `resume()` makes the past the present, dropping the steps after it and the held actions,
+// and `returnToPresent()` moves back to the last step and lets the held actions run. Persistence
+// saves no state a travel set; `resume()` saves the states it makes the present.
 extension Journal {
     /// The step whose states the stores show: the last step at the present; 0 before any.
     public var step: Int {
@@ -41,13 +42,16 @@ extension Journal {
                     contents.isMoving = true
                     contents.position = step == last ? nil : step
                 }
+                dispatcher.showPast(step != last)
             }
         } catch {
             contents.withLock { $0.position = old }
+            dispatcher.showPast(old != nil)
             endMoving()
             throw error
         }
         endMoving()
+        if step == last { dispatcher.releaseHeldDispatches() }
     }
 
     /// Moves the stores one step back.
@@ -79,7 +83,10 @@ extension Journal {
             }
             return (position, stores.map { JournalEntries.Change(store: $0, oldState: (), newState: $0.erasedState) })
         }
-        if let (position, states) = resumed { writer?.writeResume(after: position, states: states) }
+        guard let (position, states) = resumed else { return }
+        writer?.writeResume(after: position, states: states)
+        dispatcher.dropHeldDispatches(at: position)
+        dispatcher.persistenceCenter.recordCurrentStates()
     }
 
     private static func range(of contents: Contents) -> ClosedRange<Int> {

@@ -36,6 +36,8 @@ public final class Journal: Sendable {
         /// The journal's own travel runs: its inline mutations are let through.
         var isMoving = false
         var middleware: MiddlewareID?
+        /// The key of the journal's observer of effects.
+        var effectObserver: Int?
     }
 
     /// The dispatcher whose actions are recorded.
@@ -64,7 +66,11 @@ public final class Journal: Sendable {
         contents = Guarded(Contents(entries: JournalEntries(capacity: capacity)))
         writer = try file.map { try JournalWriter(url: $0, redacting: redactingKeys) }
         let id = dispatcher.addMiddleware(JournalRecorder(journal: self))
-        contents.withLock { $0.middleware = id }
+        let observer = dispatcher.observeTaskEvents { [weak self] in self?.note($0) }
+        contents.withLock {
+            $0.middleware = id
+            $0.effectObserver = observer
+        }
     }
 
     deinit {
@@ -73,13 +79,27 @@ public final class Journal: Sendable {
 
     /// Stops recording: the journal leaves the middleware chain, and its file is flushed and closed.
     ///
-    /// The steps in memory stay, to read and replay.
+    /// The steps in memory stay, to read and replay. Stopped while the stores
+    /// show the past, they keep those states, and the archives of persistent
+    /// stores keep the present until the next action changes them; the
+    /// dispatches tasks made meanwhile, held for the present, are dropped and
+    /// reported to ``Dispatcher/onTaskError``.
     public func stop() {
-        let id = contents.withLock { contents in
-            defer { contents.middleware = nil }
-            return contents.middleware
+        let (id, observer) = contents.withLock { contents in
+            defer { (contents.middleware, contents.effectObserver) = (nil, nil) }
+            return (contents.middleware, contents.effectObserver)
         }
         if let id { dispatcher.removeMiddleware(id) }
+        if let observer { dispatcher.stopObservingTaskEvents(observer) }
+        // NB: stopped in the past, the journal holds nothing: the stores keep the past states it set.
+        let position = contents.withLock { contents in
+            defer { contents.position = nil }
+            return contents.position
+        }
+        if let position {
+            dispatcher.showPast(false)
+            dispatcher.dropHeldDispatches(at: position)
+        }
         writer?.close()
     }
 
@@ -99,16 +119,24 @@ public final class Journal: Sendable {
         contents.withLock { $0.entries.all }.map(JournalRecord.init)
     }
 
-    /// Refuses an action while the stores show the past, unless it is the journal's own travel.
-    func admit(_ action: AnyAction) throws {
-        try contents.withLock { contents in
-            guard let position = contents.position, !contents.isMoving else { return }
-            throw JournalError.travelling(action: action.name, step: position)
+    /// Refuses an action while the stores show the past, unless it is the journal's own travel; a task's
+    /// refused action (in a batch: its plain dispatches are held) is reported to the task error hook.
+    func admit(_ action: AnyAction, by dispatcher: Dispatcher) throws {
+        do {
+            try contents.withLock { contents in
+                guard let position = contents.position, !contents.isMoving else { return }
+                throw JournalError.travelling(action: action.name, step: position)
+            }
+        } catch {
+            if let task = dispatcher.currentTask {
+                dispatcher.report(TaskError(.refused, taskID: task.id?.value, action: action.name, error: error))
+            }
+            throw error
         }
     }
 
-    /// Records an action that committed, with its changes; called on the turn holder, in order.
-    func record(_ action: AnyAction, changes: [AnyStoreChange]) {
+    /// Records an action that committed, with its changes and the step it was; called on the turn holder, in order.
+    func record(_ action: AnyAction, changes: [AnyStoreChange], step: (serial: UInt64, cause: StepCause)) {
         let changes = changes.compactMap { change in
             (change.store as? any StateReplacing).map {
                 JournalEntries.Change(store: $0, oldState: change.oldState, newState: change.newState)
@@ -117,7 +145,8 @@ public final class Journal: Sendable {
         let entry = contents.withLock { contents -> JournalEntries.Entry? in
             guard !contents.isMoving, contents.middleware != nil else { return nil }
             let entry = JournalEntries.Entry(
-                sequence: contents.nextSequence, action: action, time: Date(), changes: changes)
+                sequence: contents.nextSequence, serial: step.serial, cause: contents.entries.cause(step.cause),
+                action: action, time: Date(), changes: changes)
             contents.nextSequence += 1
             contents.entries.append(entry)
             return entry
@@ -138,17 +167,19 @@ struct JournalRecorder: Middleware {
 
     func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
         guard let journal else { return try next(action) }
-        try journal.admit(action)
+        try journal.admit(action, by: next.dispatcher)
         let changes = try next(action)
         // NB: a batch's actions are recorded as one step, once the batch has committed.
-        if !next.dispatcher.isRunningBatch { journal.record(action, changes: changes) }
+        let dispatcher = next.dispatcher
+        if !dispatcher.isRunningBatch { journal.record(action, changes: changes, step: dispatcher.runningStep) }
         return changes
     }
 
     var observesChanges: Bool { true }
 
     func batchCommitted(_ batch: AnyAction, changes: [AnyStoreChange]) {
-        guard batch.name != AnyAction.travelName else { return journal?.endMoving() ?? () }
-        journal?.record(batch, changes: changes)
+        guard let journal else { return }
+        guard batch.name != AnyAction.travelName else { return journal.endMoving() }
+        journal.record(batch, changes: changes, step: journal.dispatcher.runningStep)
     }
 }

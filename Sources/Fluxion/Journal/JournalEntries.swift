@@ -5,9 +5,14 @@ struct JournalEntries {
     /// One recorded action and the changes it made, with the states as values.
     struct Entry: Sendable {
         let sequence: Int
+        /// The dispatcher's serial of the step.
+        let serial: UInt64
+        let cause: JournalRecord.Cause
         let action: AnyAction
         let time: Date
         let changes: [Change]
+        /// The effects the step started, as they started and ended.
+        var effects: [JournalRecord.Effect] = []
     }
 
     /// One store's change.
@@ -47,6 +52,33 @@ struct JournalEntries {
         guard ring.count == capacity else { return ring.append(entry) }
         ring[head] = entry
         head = (head + 1) % capacity
+    }
+
+    /// The number of the step with the dispatcher's serial `serial`, if it is held.
+    func sequence(ofSerial serial: UInt64) -> Int? {
+        offset(ofSerial: serial).map { self[$0].sequence }
+    }
+
+    /// Changes the entry of the step with the dispatcher's serial `serial`; returns it changed, if it is held.
+    mutating func update(serial: UInt64, _ body: (inout Entry) -> Void) -> Entry? {
+        guard let offset = offset(ofSerial: serial) else { return nil }
+        let index = (head + offset) % ring.count
+        body(&ring[index])
+        return ring[index]
+    }
+
+    /// A step's cause in the journal's numbers.
+    func cause(_ cause: StepCause) -> JournalRecord.Cause {
+        switch cause {
+        case .outside: .outside
+        case .queued(let serial): .queued(byStep: sequence(ofSerial: serial))
+        case .effect(let tag): .effect(tag.name, step: sequence(ofSerial: tag.step))
+        }
+    }
+
+    /// Where the step with `serial` is, searched from the newest: causes are mostly recent.
+    private func offset(ofSerial serial: UInt64) -> Int? {
+        (0..<count).reversed().first { self[$0].serial == serial }
     }
 
     /// The entries, oldest first.

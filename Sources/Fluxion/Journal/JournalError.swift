@@ -22,6 +22,10 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case travelling(action: String, step: Int)
     /// A step the journal does not hold: it has `range`.
     case noSuchStep(Int, range: ClosedRange<Int>)
+    /// An action a task dispatched while the journal showed step `step`, held, then dropped when
+    /// ``Journal/resume()`` made that step the present or ``Journal/stop()`` stopped the journal there;
+    /// ``Dispatcher/onTaskError`` hears of it.
+    case heldDispatchDropped(action: String, step: Int)
 
     public var description: String {
         switch self {
@@ -41,6 +45,8 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
             "line \(line) of the journal records '\(name)' without a replayable payload"
         case .travelling(let action, let step):
             "'\(action)' was refused: the journal is at step \(step) in the past; resume or return to the present first"
+        case .heldDispatchDropped(let action, let step):
+            "'\(action)', dispatched by a task while the journal showed step \(step), was dropped: the journal resumed or stopped there"
         case .noSuchStep(let step, let range):
             "the journal has no step \(step); it holds steps \(range.lowerBound) to \(range.upperBound)"
         }

@@ -10,6 +10,8 @@ struct JournalLine: Codable, Sendable {
         case action
         /// Time travel resumed from an earlier step: the stores were set to `changes`' states.
         case resume
+        /// An effect of step `sequence` started or ended.
+        case effect
     }
 
     /// An action as recorded: its payload as JSON when it is `Encodable`, its description always.
@@ -50,7 +52,8 @@ struct JournalLine: Codable, Sendable {
     }
 
     static let format = "fluxion-journal"
-    static let version = 1
+    /// 2 adds steps' causes and effect lines; a version 1 file reads as steps from outside.
+    static let version = 2
 
     var kind: Kind
     var format: String?
@@ -64,6 +67,10 @@ struct JournalLine: Codable, Sendable {
     var actions: [Action]?
     var replayable: Bool?
     var changes: [Change]?
+    /// What made the step run; `nil` for a dispatch from outside.
+    var cause: CauseRef?
+    /// An effect line's event.
+    var effect: EffectEvent?
 
     static func header(at time: Date, redacting redacted: Set<String>) -> JournalLine {
         JournalLine(
@@ -137,6 +144,7 @@ extension JournalLine {
             action = Action(entry.action, redacting: redacted)
         }
         replayable = replayedActions.allSatisfy(\.isReplayable)
+        cause = CauseRef(entry.cause)
         changes = entry.changes.map { change in
             Change(change, before: seen.insert(change.storeName).inserted, redacting: redacted)
         }

@@ -32,12 +32,20 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
     public let isReplayable: Bool
     /// The stores it changed, in registration order.
     public let changes: [Change]
+    /// What made it run: a dispatch from outside, one queued by an earlier step, or an earlier step's effect.
+    public let cause: Cause
+    /// The effects it started, in the order asked for, with when and how each ended.
+    public internal(set) var effects: [Effect]
 
     public var description: String {
         guard name != AnyAction.travelName else { return "— \(action); the steps after it were dropped" }
         let error = error.map { " ! \($0)" } ?? ""
+        let cause = cause == .outside ? "" : "  ← \(cause)"
         let lines = changes.flatMap { change in change.diff.map { "  \(change.store).\($0)" } }
-        return (["#\(sequence) \(action)\(error)"] + lines).joined(separator: "\n")
+        let effects = effects.map { effect in
+            "  ⇢ effect \(effect.name): " + (effect.outcome.map { "\($0)" } ?? "running")
+        }
+        return (["#\(sequence) \(action)\(error)\(cause)"] + lines + effects).joined(separator: "\n")
     }
 
     /// A step in memory: its diffs are worked out now.
@@ -54,6 +62,8 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
         changes = entry.changes.map { change in
             Change(store: change.storeName, diff: StateDiff.lines(from: change.oldState, to: change.newState))
         }
+        cause = entry.cause
+        effects = entry.effects
     }
 
     /// A step read from a journal file.
@@ -65,5 +75,7 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
         time = line.time ?? Date(timeIntervalSince1970: 0)
         isReplayable = line.replayable ?? false
         changes = (line.changes ?? []).map { Change(store: $0.store, diff: $0.diff) }
+        cause = line.cause?.cause ?? .outside
+        effects = []
     }
 }

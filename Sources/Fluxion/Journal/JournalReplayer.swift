@@ -11,6 +11,8 @@ struct JournalReplayer {
     private var expected: [String: JSONValue] = [:]
     /// The keys the recording redacted: redacted in the replayed states too before they are compared.
     private var redacted: Set<String> = []
+    /// The recorded effects that started and have not ended yet, in the order they started.
+    private var unfinished: [(step: Int, index: Int, name: String)] = []
 
     init(dispatcher: Dispatcher, skippingErrors: Bool) {
         self.dispatcher = dispatcher
@@ -20,24 +22,41 @@ struct JournalReplayer {
     mutating func run(_ lines: [NumberedLine], path: String, isComplete: Bool) throws -> ReplayReport {
         try Self.checkHeader(of: lines, path: path)
         if case .success(let header) = lines.first?.line { redacted = Set(header.redactedKeys ?? []) }
-        for (number, result) in lines.dropFirst() {
-            do {
-                let line = try Self.line(
-                    result, number: number, isLast: number == lines.last?.number, isComplete: isComplete)
-                switch line.kind {
-                case .header: throw JournalError.corruptLine(line: number, reason: "a second header")
-                case .action: try replay(line, number: number)
-                case .resume: try setRecordedStates(of: line, number: number)
+        // NB: no effect runs: what the recorded effects dispatched is replayed from their own lines.
+        try dispatcher.withEffectsPaused {
+            for (number, result) in lines.dropFirst() {
+                do {
+                    let line = try Self.line(
+                        result, number: number, isLast: number == lines.last?.number, isComplete: isComplete)
+                    switch line.kind {
+                    case .header: throw JournalError.corruptLine(line: number, reason: "a second header")
+                    case .action: try replay(line, number: number)
+                    case .resume: try setRecordedStates(of: line, number: number)
+                    case .effect:
+                        note(line)
+                        continue
+                    }
+                    try compare(after: line, number: number)
+                } catch let error as JournalError where skippingErrors {
+                    report.skipped.append(error)
                 }
-                try compare(after: line, number: number)
-            } catch let error as JournalError where skippingErrors {
-                report.skipped.append(error)
             }
         }
+        report.unfinishedEffects = unfinished.map { "#\($0.step) \($0.name)" }
         report.differingStores = try expected.keys.sorted().filter { name in
             try differs(store(named: name, number: lines.last?.number ?? 0), from: expected[name])
         }
         return report
+    }
+
+    /// Notes a recorded effect's start or end.
+    private mutating func note(_ line: JournalLine) {
+        guard let effect = line.effect, let step = line.sequence else { return }
+        if effect.outcome == nil {
+            unfinished.append((step, effect.index, effect.name))
+        } else {
+            unfinished.removeAll { $0.step == step && $0.index == effect.index }
+        }
     }
 
     /// Checks that the first line is a journal header of a version this Fluxion reads.

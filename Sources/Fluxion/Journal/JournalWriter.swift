@@ -55,6 +55,15 @@ final class JournalWriter: Sendable {
         }
     }
 
+    /// Writes that an effect of step `sequence` started or ended.
+    func write(_ effect: JournalRecord.Effect, ofStep sequence: Int) {
+        queue.async { [self] in
+            var line = JournalLine(kind: .effect, sequence: sequence, time: effect.ended ?? effect.started)
+            line.effect = JournalLine.EffectEvent(effect)
+            append(line)
+        }
+    }
+
     /// Waits until every step handed over so far is in the file.
     func flush() {
         queue.sync {}

@@ -29,6 +29,9 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
     public var mismatch: Mismatch?
     /// The stores whose state at the end of the replay differs from the recording's last, by name.
     public var differingStores: [String] = []
+    /// The effects the recording started and never saw end, as `#step effect`: what they would have
+    /// dispatched is missing (a journal cut short, or recorded while they ran). None was run.
+    public var unfinishedEffects: [String] = []
 
     /// Whether every replayed step left the stores as the recording says.
     public var allMatched: Bool { mismatch == nil }
@@ -36,6 +39,11 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let outcome = mismatch.map { "\n\($0)" } ?? " All states matched the recording."
         let skipped = skipped.isEmpty ? "" : ", \(skipped.count) line(s) skipped"
-        return "Replayed \(replayed) step(s), set \(applied) from recorded states\(skipped).\(outcome)"
+        let unfinished =
+            unfinishedEffects.isEmpty
+            ? ""
+            : "\nEffects with no recorded end (their dispatches are missing): "
+                + unfinishedEffects.joined(separator: ", ")
+        return "Replayed \(replayed) step(s), set \(applied) from recorded states\(skipped).\(outcome)\(unfinished)"
     }
 }

@@ -21,8 +21,14 @@ final class Archiver<State: Codable & Sendable>: PendingWriter, @unchecked Senda
     private var firstUnsavedAt = Duration.zero
     private var isTimerScheduled = false
     private var isWriting = false
+    /// Reads the store's state now; `nil` once the store is gone.
+    private let readState: @Sendable () -> State?
 
-    init(_ configuration: Persistence<State>, reporter: PersistenceErrorReporter) {
+    init(
+        _ configuration: Persistence<State>, reporter: PersistenceErrorReporter,
+        readState: @escaping @Sendable () -> State?
+    ) {
+        self.readState = readState
         key = configuration.key
         self.configuration = configuration
         self.reporter = reporter
@@ -134,10 +140,18 @@ final class Archiver<State: Codable & Sendable>: PendingWriter, @unchecked Senda
     }
 }
 
+extension Archiver {
+    /// Notes the store's state now to save, as if it had just changed.
+    func recordCurrentState() {
+        if let state = readState() { record(state) }
+    }
+}
+
 /// An archiver with its state type erased, as the dispatcher's list holds it.
 protocol PendingWriter: AnyObject, Sendable {
     var key: String { get }
     func writePending()
+    func recordCurrentState()
 }
 
 /// The current UTC time as `20250102T030405.678Z`: sortable, and a valid file name everywhere.

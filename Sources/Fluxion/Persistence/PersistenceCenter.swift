@@ -40,13 +40,21 @@ final class PersistenceCenter: @unchecked Sendable {  // `archivers` and `keys` 
         for archiver in allArchivers where archiver.key == persistence.key {
             archiver.writePending()
         }
-        let archiver = Archiver(persistence, reporter: reporter)
+        let archiver = Archiver(persistence, reporter: reporter) { [weak store] in store?.state }
         if let state = archiver.restore() {
             store.replaceStateBeforePublication(with: state)
         }
-        // NB: an action whose handler threw is no change: only committed states reach the archiver.
-        store.observe(owner: archiver) { archiver, change in archiver.record(change.newState) }
+        // NB: an action whose handler threw is no change: only committed states reach the archiver; nor
+        // do the states a journal's time travel sets: the archive keeps the present.
+        store.observe(owner: archiver) { archiver, change in
+            if change.action.name != AnyAction.travelName { archiver.record(change.newState) }
+        }
         lock.withLock { archivers.append(archiver) }
+    }
+
+    /// Saves each store's state as it is now: a journal made the past it shows the present.
+    func recordCurrentStates() {
+        for archiver in allArchivers { archiver.recordCurrentState() }
     }
 
     /// Writes every pending state now, one store after another; returns once all are written.

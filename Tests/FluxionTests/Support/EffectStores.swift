@@ -2,7 +2,7 @@ import Foundation
 
 @testable import Fluxion
 
-struct Catalog: Sendable, Equatable {
+struct Catalog: Codable, Sendable, Equatable {
     var query = ""
     var results: [String] = []
     var isLoading = false
@@ -131,4 +131,31 @@ func makeSearchDispatcher(service: SearchService = SearchService()) throws
     try dispatcher.register(ProductSearchStore.self) { ProductSearchStore(service: service) }
     try dispatcher.register(QueryGuardStore.self)
     return (dispatcher, try dispatcher.store(ProductSearchStore.self), errors)
+}
+
+extension ActionName where Payload == Int {
+    static var relayStart: Self { "effects.relayStart" }
+    static var relayEnd: Self { "effects.relayEnd" }
+}
+
+/// Records each payload; `relayStart`'s handler dispatches `relayEnd` (queued behind it).
+final class RelayStore: Store<[Int]>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: []) }
+
+    override class var handlers: HandlerTable<[Int]> {
+        HandlerTable()
+            .on(.relayStart, RelayStore.start)
+            .on(.relayEnd) { state, action in state.append(action.payload) }
+    }
+
+    func start(_ state: inout [Int], _ action: Action<Int>) throws {
+        state.append(action.payload)
+        try dispatcher?.dispatch(.relayEnd, payload: action.payload + 1)
+    }
+}
+
+func makeRelayDispatcher() throws -> Dispatcher {
+    let dispatcher = Dispatcher()
+    try dispatcher.register(RelayStore.self)
+    return dispatcher
 }

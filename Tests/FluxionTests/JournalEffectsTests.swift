@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+@testable import Fluxion
+
+/// Effects in the journal: each step's cause, its effects' lifetimes, replay without live effects.
+@Suite struct JournalEffectsTests {
+    /// Records a search for "mil" answered with ["milk"]: step 1 starts the effect, step 2 is its dispatch.
+    private func recordSearch(to url: URL? = nil) async throws -> (Dispatcher, Journal) {
+        let service = SearchService()
+        let (dispatcher, _, _) = try makeSearchDispatcher(service: service)
+        let journal = try Journal(recording: dispatcher, writingTo: url)
+        try dispatcher.dispatch(.findProducts, payload: "mil")
+        await service.respond(to: "mil", with: ["milk"])
+        await dispatcher.waitUntilDrained()
+        return (dispatcher, journal)
+    }
+
+    @Test func eachStepSaysWhatCausedIt() async throws {
+        let (_, journal) = try await recordSearch()
+
+        let records = journal.records
+        #expect(
+            records.map(\.name) == [
+                ActionName<String>.findProducts.rawValue, ActionName<[String]>.productsFound.rawValue,
+            ])
+        #expect(records.map(\.cause) == [.outside, .effect("search", step: 1)])
+        #expect(records[1].description.split(separator: "\n").first?.hasSuffix("  ← effect search of #1") == true)
+    }
+
+    @Test func aStepQueuedByAHandlerNamesThatStep() throws {
+        let dispatcher = try makeRelayDispatcher()
+        let journal = try Journal(recording: dispatcher)
+
+        try dispatcher.dispatch(.relayStart, payload: 1)
+
+        #expect(journal.records.map(\.cause) == [.outside, .queued(byStep: 1)])
+    }
+
+    @Test func aStepListsItsEffectsAndHowTheyEnded() async throws {
+        let (_, journal) = try await recordSearch()
+
+        let effects = journal.records[0].effects
+        #expect(effects.map(\.name) == ["search"])
+        #expect(effects.first?.outcome == .finished)
+        #expect(effects.first?.ended != nil)
+        #expect(journal.records[0].description.contains("⇢ effect search: finished"))
+    }
+
+    @Test func aJournalFileKeepsCausesAndEffects() async throws {
+        let url = temporaryJournalURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let (_, journal) = try await recordSearch(to: url)
+        journal.stop()
+
+        let records = try Journal.records(contentsOf: url)
+        #expect(records.map(\.cause) == [.outside, .effect("search", step: 1)])
+        #expect(records[0].effects.map(\.outcome) == [.finished])
+    }
+
+    @Test(arguments: [true, false])
+    func aReplayStartsNoEffectAndDispatchesWhatTheEffectsDispatched(fromFile: Bool) async throws {
+        let url = temporaryJournalURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let (_, journal) = try await recordSearch(to: url)
+        journal.stop()
+        let offline = SearchService()  // never answers: a live request would hang the replay
+        let (replayed, search, errors) = try makeSearchDispatcher(service: offline)
+
+        let report = try fromFile ? Journal.replay(contentsOf: url, into: replayed) : journal.replay(into: replayed)
+
+        #expect(report.allMatched)
+        #expect(report.replayed == 2)
+        #expect(report.unfinishedEffects.isEmpty)
+        #expect(replayed.runningTaskCount == 0)
+        #expect(offline.requests.values.isEmpty)
+        #expect(search.state == Catalog(query: "mil", results: ["milk"], isLoading: false))
+        #expect(errors.values.isEmpty)
+    }
+
+    @Test func aReplayOfAJournalCutShortListsTheEffectsThatNeverEnded() async throws {
+        let url = temporaryJournalURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let service = SearchService()
+        let (dispatcher, _, _) = try makeSearchDispatcher(service: service)
+        let journal = try Journal(recording: dispatcher, writingTo: url)
+        try dispatcher.dispatch(.findProducts, payload: "mil")
+        journal.flush()  // NB: the app stopped here, the search still running
+        let (replayed, _, _) = try makeSearchDispatcher(service: SearchService())
+
+        let report = try Journal.replay(contentsOf: url, into: replayed)
+
+        #expect(report.unfinishedEffects == ["#1 search"])
+        #expect(report.description.contains("Effects with no recorded end"))
+        #expect(replayed.runningTaskCount == 0)
+        await service.respond(to: "mil", with: [])
+        await dispatcher.waitUntilDrained()
+    }
+}
+
+/// Time travel holds tasks' dispatches: nothing is lost, nothing of the past is saved.
+@Suite struct JournalHoldingTests {
+    /// Steps: 1 shelves Dune, 2 starts a search for "mil" (still running).
+    private func makeTravellingSession() throws -> (Dispatcher, Journal, SearchService, Recorder<TaskError>) {
+        let service = SearchService()
+        let (dispatcher, _, errors) = try makeSearchDispatcher(service: service)
+        try dispatcher.register(ShelfStore.self)
+        let journal = try Journal(recording: dispatcher)
+        try dispatcher.dispatch(.shelve, payload: "Dune")
+        try dispatcher.dispatch(.findProducts, payload: "mil")
+        try journal.stepBack()
+        return (dispatcher, journal, service, errors)
+    }
+
+    @Test func aTaskThatDispatchesWhileThePastIsShownIsHeldThenDeliveredAtThePresent() async throws {
+        let (dispatcher, journal, service, errors) = try makeTravellingSession()
+        let search = try dispatcher.store(ProductSearchStore.self)
+
+        await service.respond(to: "mil", with: ["milk"])
+        await dispatcher.waitUntilDrained()  // NB: the task's dispatch returned: it is held
+
+        #expect(search.state == Catalog())  // the past
+        #expect(journal.isTravelling)
+        try journal.returnToPresent()
+        #expect(search.state == Catalog(query: "mil", results: ["milk"], isLoading: false))
+        #expect(journal.records.last?.cause == .effect("search", step: 2))
+        #expect(errors.values.isEmpty)
+    }
+
+    @Test func resumeDropsTheHeldDispatchesAndReportsEach() async throws {
+        let (dispatcher, journal, service, errors) = try makeTravellingSession()
+        let search = try dispatcher.store(ProductSearchStore.self)
+        await service.respond(to: "mil", with: ["milk"])
+        await dispatcher.waitUntilDrained()
+
+        journal.resume()
+
+        #expect(search.state == Catalog())
+        let error = try #require(errors.values.first)
+        #expect(error.kind == .dropped)
+        #expect(error.hasTaskID("search"))
+        #expect(error.action == ActionName<[String]>.productsFound.rawValue)
+        #expect(error.error as? JournalError == .heldDispatchDropped(action: error.action ?? "", step: 1))
+        try dispatcher.dispatch(.shelve, payload: "Emma")  // the present again: nothing is held
+        #expect(dispatcher.runningTaskCount == 0)
+    }
+
+    @Test func aBatchFromATaskWhileThePastIsShownIsRefusedAndReported() async throws {
+        let dispatcher = try makeShelfDispatcher()
+        let errors = Recorder<TaskError>()
+        dispatcher.onTaskError = { errors.append($0) }
+        let journal = try Journal(recording: dispatcher)
+        try dispatcher.dispatch(.shelve, payload: "Dune")
+        try journal.stepBack()
+
+        let task = dispatcher.dispatchTask(id: "import") { dispatcher in
+            try dispatcher.batch { try $0.dispatch(.shelve, payload: "Emma") }
+        }
+
+        await #expect(throws: JournalError.travelling(action: ActionName<String>.shelve.rawValue, step: 0)) {
+            try await task.value
+        }
+        #expect(errors.values.map(\.kind) == [.refused, .threw])
+    }
+}
