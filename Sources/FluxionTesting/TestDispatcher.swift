@@ -22,13 +22,33 @@ import Fluxion
 /// A store that changed other than the expectation says — changed and not
 /// named, or named with another state — is a test failure at the
 /// expectation's line, with a field-by-field diff (`path: expected → actual`).
+/// A dispatch that throws is checked too, before its error is rethrown: what
+/// the action committed before the error (a middleware may throw after
+/// passing it on), or, if it committed nothing, that nothing changed.
+///
 /// Actions that reach the stores after the one dispatched — queued by
 /// handlers, observers or middleware, or dispatched by tasks — must be
-/// asserted in order with ``receive(_:timeout:fileID:filePath:line:column:_:)``;
-/// ``finish(timeout:fileID:filePath:line:column:)`` fails the test for any
-/// left unasserted, and for tasks still running. With ``Exhaustivity/off``,
-/// only the stores an expectation names are checked, and unasserted actions
-/// are let go.
+/// asserted in order with ``receive(_:timeout:fileID:filePath:line:column:_:)``,
+/// which can check the payload and the error they carry as well:
+///
+/// ```swift
+/// try await test.receive(.searchFinished, payload: ["milk"]) {
+///     $0.modify(SearchStore.self) { $0.results = ["milk"] }
+/// }
+/// ```
+///
+/// The errors of the tasks ``dispatcher`` tracks (a ``TaskError`` each: what
+/// a task threw, or a dispatch of its that was refused or dropped) must be
+/// received too, with ``receiveTaskError(id:kind:timeout:fileID:filePath:line:column:_:)``:
+///
+/// ```swift
+/// try await test.receiveTaskError(id: "save", kind: .threw) { #expect($0.error is DiskFullError) }
+/// ```
+///
+/// ``finish(timeout:fileID:filePath:line:column:)`` fails the test for each
+/// task error and, exhaustively, each action left unasserted, and for tasks
+/// still running. With ``Exhaustivity/off``, only the stores an expectation
+/// names are checked, and unasserted actions (not task errors) are let go.
 ///
 /// A batch is one step: ``batch(_:fileID:filePath:line:column:expecting:)``
 /// states what all its actions changed together, and a batch that other code
@@ -42,7 +62,7 @@ public final class TestDispatcher: Sendable {
     public enum Exhaustivity: Sendable {
         /// Every tracked store after every action, and every action.
         case on
-        /// Only the stores an expectation names; unasserted actions are let go.
+        /// Only the stores an expectation names; unasserted actions are let go, task errors are not.
         case off
     }
 
@@ -55,7 +75,8 @@ public final class TestDispatcher: Sendable {
     /// Before each step of time it waits until every task ``dispatcher`` runs
     /// has ended or sleeps on the clock; see ``TestClock``.
     public let clock: TestClock
-    private let log = TestLog()
+    /// What the test dispatcher recorded and what the test asserted.
+    let log = TestLog()
 
     /// Creates a test dispatcher over `dispatcher`, a new one by default.
     ///
@@ -67,6 +88,7 @@ public final class TestDispatcher: Sendable {
         self.dispatcher = dispatcher
         self.clock = TestClock(runningTasksOf: dispatcher)
         dispatcher.addMiddleware(StepRecorder(log: log))
+        dispatcher.onTaskError = { [log] in log.record($0) }
     }
 
     /// Registers a store type created with `init()`, its state seeded with `initialState` if given, and tracks it.
@@ -115,119 +137,16 @@ public final class TestDispatcher: Sendable {
                 name: "\(type)", read: { store.state }, isEqual: { ($0 as? State) == ($1 as? State) }))
     }
 
-    /// Dispatches a typed action and checks that the stores changed as `expected` says.
-    ///
-    /// - Throws: What ``Dispatcher/dispatch(_:payload:error:)`` throws; the
-    ///   stores are then checked unchanged.
-    public func dispatch<Payload>(
-        _ name: ActionName<Payload>,
-        payload: Payload,
-        error: (any Error)? = nil,
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column,
-        _ expected: ((inout StateExpectation) throws -> Void)? = nil
-    ) throws {
-        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        failForUnreceivedActions(before: name.rawValue, at: site)
-        try dispatcher.dispatch(name, payload: payload, error: error)
-        guard let step = log.takeStep() else {
-            return TestFailure.record("\(name) reached no store (a middleware dropped it?)", at: site)
-        }
-        try check(step, expected, at: site)
-    }
-
-    /// Dispatches a typed action without a payload and checks that the stores changed as `expected` says.
-    public func dispatch(
-        _ name: ActionName<Void>,
-        error: (any Error)? = nil,
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column,
-        _ expected: ((inout StateExpectation) throws -> Void)? = nil
-    ) throws {
-        try dispatch(
-            name, payload: (), error: error, fileID: fileID, filePath: filePath, line: line, column: column, expected)
-    }
-
-    /// Runs a batch on ``dispatcher`` and checks that its actions, together, changed the stores as
-    /// `expected` says.
+    /// Ends the test: waits up to `timeout` for the dispatcher's tasks to end, then fails the test
+    /// for any still running, for each task error not received and, exhaustively, for any action
+    /// not received.
     ///
     /// ```swift
-    /// try test.batch { batch in
-    ///     try batch.dispatch(.addTodo, payload: "Buy milk")
-    ///     try batch.dispatch(.completeTodo, payload: 1)
-    /// } expecting: {
-    ///     $0.modify(TodoStore.self) { $0.items = [Todo(title: "Buy milk", isDone: true)] }
+    /// try test.dispatch(.addTodo, payload: "Buy milk") {
+    ///     $0.modify(TodoStore.self) { $0.items.append(Todo(title: "Buy milk")) }
     /// }
+    /// await test.finish()
     /// ```
-    ///
-    /// - Throws: What ``Dispatcher/batch(_:)`` throws; the batch then changed nothing.
-    @discardableResult
-    public func batch<Value>(
-        _ body: (DispatchBatch) throws -> Value,
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column,
-        expecting expected: ((inout StateExpectation) throws -> Void)? = nil
-    ) throws -> Value {
-        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        failForUnreceivedActions(before: AnyAction.batchName, at: site)
-        let value = try dispatcher.batch(body)
-        // NB: a batch that changed nothing is not recorded; the actions it queued may have been.
-        let isRecorded = log.peekStep()?.action.name == AnyAction.batchName
-        let step = isRecorded ? log.takeStep() : nil
-        try check(
-            step ?? TestLog.Step(action: AnyAction(name: AnyAction.batchName), states: log.knownStates),
-            expected, at: site)
-        return value
-    }
-
-    /// Waits for the next action to reach the stores, checks it is named `name`, and that the stores
-    /// changed as `expected` says.
-    ///
-    /// The action may come from a handler, an observer or a middleware (queued
-    /// behind the one dispatched), or from a task; it fails the test if none
-    /// comes within `timeout`.
-    public func receive(
-        _ name: String,
-        timeout: Duration = .seconds(30),
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column,
-        _ expected: ((inout StateExpectation) throws -> Void)? = nil
-    ) async throws {
-        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let step = await log.takeStep(before: .now + timeout) else {
-            return TestFailure.record("expected to receive \(name), but no action came within \(timeout)", at: site)
-        }
-        guard step.action.name == name else {
-            log.knownStates = step.states
-            return TestFailure.record("expected to receive \(name), but received \(step.action)", at: site)
-        }
-        try check(step, expected, at: site)
-    }
-
-    /// Waits for a typed action to reach the stores; see ``receive(_:timeout:fileID:filePath:line:column:_:)``.
-    public func receive<Payload>(
-        _ name: ActionName<Payload>,
-        timeout: Duration = .seconds(30),
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column,
-        _ expected: ((inout StateExpectation) throws -> Void)? = nil
-    ) async throws {
-        try await receive(
-            name.rawValue, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column, expected)
-    }
-
-    /// Ends the test: waits up to `timeout` for the dispatcher's tasks to end, then fails the test
-    /// for any still running and, exhaustively, for any action not received.
     public func finish(
         timeout: Duration = .seconds(30),
         fileID: StaticString = #fileID,
@@ -242,6 +161,7 @@ public final class TestDispatcher: Sendable {
             TestFailure.record("\(running) task(s) started with dispatchTask still run after \(timeout)", at: site)
         }
         failForUnreceivedActions(before: nil, at: site)
+        failForTaskErrors(at: site)
     }
 
     /// Waits until the dispatcher is drained, or `timeout` has passed.
@@ -262,7 +182,7 @@ public final class TestDispatcher: Sendable {
     }
 
     /// Fails the test for the actions that reached the stores and were not received, exhaustively; lets them go.
-    private func failForUnreceivedActions(before next: String?, at site: CallSite) {
+    func failForUnreceivedActions(before next: String?, at site: CallSite) {
         let steps = log.takeSteps()
         guard let last = steps.last else { return }
         log.knownStates = last.states
@@ -274,23 +194,40 @@ public final class TestDispatcher: Sendable {
     }
 
     /// Checks the states after `step` against the expectation, and makes them the states as last asserted.
-    private func check(_ step: TestLog.Step, _ expected: ((inout StateExpectation) throws -> Void)?, at site: CallSite)
-        throws
-    {
-        var expectation = StateExpectation(states: log.knownStates)
+    ///
+    /// - Parameters:
+    ///   - subject: What the messages name as having changed the stores; `step`'s action by default.
+    ///   - thrown: The error the dispatch threw, for the messages.
+    func check(
+        _ step: TestLog.Step,
+        _ expected: ((inout StateExpectation) throws -> Void)?,
+        subject: String? = nil,
+        thrown: (any Error)? = nil,
+        at site: CallSite
+    ) throws {
+        let before = log.knownStates
+        var expectation = StateExpectation(states: before)
         defer { log.knownStates = step.states }
         try expected?(&expectation)
         for name in expectation.unknown {
             TestFailure.record("\(name) is not registered with this TestDispatcher", at: site)
         }
+        let action = subject ?? "\(step.action)"
+        let actor = thrown.map { "\(action), which threw \($0)," } ?? action
         for (id, store) in log.trackedStores {
             guard let actual = step.states[id], let wanted = expectation.states[id] else { continue }
             guard exhaustivity == .on || expectation.modified.contains(id) else { continue }
             guard !store.isEqual(wanted, actual) else { continue }
             let diff = StateDiff.lines(from: wanted, to: actual).map { "  \($0)" }.joined(separator: "\n")
-            let what = expectation.modified.contains(id) ? "other than expected" : "but the expectation did not say so"
-            TestFailure.record(
-                "\(step.action) changed \(store.name) \(what) (expected → actual):\n\(diff)", at: site)
+            let what =
+                if let old = before[id], store.isEqual(old, actual) {
+                    "did not change \(store.name), but the expectation changed it"
+                } else if expectation.modified.contains(id) {
+                    "changed \(store.name) other than expected"
+                } else {
+                    "changed \(store.name) but the expectation did not say so"
+                }
+            TestFailure.record("\(actor) \(what) (expected → actual):\n\(diff)", at: site)
         }
     }
 }

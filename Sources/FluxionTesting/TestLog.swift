@@ -1,7 +1,7 @@
 import Fluxion
 
 /// What a ``TestDispatcher`` knows: the stores it tracks, their states as last asserted, and the
-/// actions that reached the stores and wait to be asserted.
+/// actions that reached the stores and the task errors that wait to be asserted.
 final class TestLog: Sendable {
     /// One action that reached the stores, and every tracked store's state after it.
     struct Step: Sendable {
@@ -19,10 +19,14 @@ final class TestLog: Sendable {
     private struct Contents {
         var tracked: [(id: ObjectIdentifier, store: Tracked)] = []
         var known: [ObjectIdentifier: any Sendable] = [:]
+        /// The states after the last step recorded, or as tracked: what an action that threw is compared with.
+        var latest: [ObjectIdentifier: any Sendable] = [:]
         var steps: [Step] = []
+        var taskErrors: [TaskError] = []
     }
 
     private let contents = Guarded(Contents())
+    /// Told when a step or a task error is recorded.
     private let recorded = Signal()
 
     func track(_ id: ObjectIdentifier, _ store: Tracked) {
@@ -30,6 +34,7 @@ final class TestLog: Sendable {
         contents.withLock {
             $0.tracked.append((id, store))
             $0.known[id] = state
+            $0.latest[id] = state
         }
     }
 
@@ -50,9 +55,25 @@ final class TestLog: Sendable {
 
     /// Records an action that reached the stores, with the states after it; called on the dispatching thread.
     func record(_ action: AnyAction) {
-        let step = Step(action: action, states: readStates())
-        contents.withLock { $0.steps.append(step) }
+        let states = readStates()
+        contents.withLock {
+            $0.steps.append(Step(action: action, states: states))
+            $0.latest = states
+        }
         recorded.notify()
+    }
+
+    /// Records an action that threw, if the stores changed since the last step: it committed before
+    /// the error, which a middleware threw after passing it on. Called on the dispatching thread,
+    /// holding the dispatch turn, so that no other action runs meanwhile.
+    func recordIfChanged(_ action: AnyAction) {
+        let (tracked, latest) = contents.withLock { ($0.tracked, $0.latest) }
+        let states = readStates()
+        let isChanged = tracked.contains { id, store in
+            guard let before = latest[id], let after = states[id] else { return false }
+            return !store.isEqual(before, after)
+        }
+        if isChanged { record(action) }
     }
 
     /// Takes the oldest step not asserted yet.
@@ -60,9 +81,9 @@ final class TestLog: Sendable {
         contents.withLock { $0.steps.isEmpty ? nil : $0.steps.removeFirst() }
     }
 
-    /// The oldest step not asserted yet, left in place.
-    func peekStep() -> Step? {
-        contents.withLock { $0.steps.first }
+    /// Takes the oldest step not asserted yet if it is of an action named `name`.
+    func takeStep(named name: String) -> Step? {
+        contents.withLock { $0.steps.first?.action.name == name ? $0.steps.removeFirst() : nil }
     }
 
     /// Takes every step not asserted yet.
@@ -75,9 +96,39 @@ final class TestLog: Sendable {
 
     /// Takes the oldest step, waiting for one until `deadline`.
     func takeStep(before deadline: ContinuousClock.Instant) async -> Step? {
+        await take(before: deadline) { $0.steps.isEmpty ? nil : $0.steps.removeFirst() }
+    }
+
+    /// Records an error of a task the dispatcher tracks; called on the task's thread.
+    func record(_ error: TaskError) {
+        contents.withLock { $0.taskErrors.append(error) }
+        recorded.notify()
+    }
+
+    /// The task errors not asserted yet, oldest first, left in place.
+    var taskErrors: [TaskError] { contents.withLock { $0.taskErrors } }
+
+    /// Takes every task error not asserted yet.
+    func takeTaskErrors() -> [TaskError] {
+        contents.withLock { contents in
+            defer { contents.taskErrors = [] }
+            return contents.taskErrors
+        }
+    }
+
+    /// Takes the oldest task error, waiting for one until `deadline`.
+    func takeTaskError(before deadline: ContinuousClock.Instant) async -> TaskError? {
+        await take(before: deadline) { $0.taskErrors.isEmpty ? nil : $0.taskErrors.removeFirst() }
+    }
+
+    /// Takes what `remove` removes, waiting for something to be recorded until `deadline`.
+    private func take<Value>(
+        before deadline: ContinuousClock.Instant,
+        _ remove: (inout Contents) -> Value?
+    ) async -> Value? {
         while true {
             let generation = recorded.generation
-            if let step = takeStep() { return step }
+            if let value = contents.withLock(remove) { return value }
             guard ContinuousClock.now < deadline else { return nil }
             await recorded.wait(after: generation, until: deadline)
         }
@@ -90,7 +141,16 @@ struct StepRecorder: Middleware {
     let log: TestLog
 
     func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
-        let changes = try next(action)
+        let changes: [AnyStoreChange]
+        do {
+            changes = try next(action)
+        } catch {
+            // NB: a middleware added after this one may throw after its own `next`: the action has
+            // committed then, and its changes must be asserted. One added before runs outside this
+            // one, which recorded the action already.
+            if !next.dispatcher.isRunningBatch { log.recordIfChanged(action) }
+            throw error
+        }
         if !next.dispatcher.isRunningBatch { log.record(action) }
         return changes
     }

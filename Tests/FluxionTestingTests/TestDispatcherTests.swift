@@ -96,6 +96,21 @@ final class LogStore: Store<Log>, DefaultInitializable, @unchecked Sendable {  /
         }
     }
 
+    @Test func aChangeExpectedThatDidNotHappenFails() async throws {
+        let test = try makeTest()
+
+        try withKnownIssue {
+            try test.dispatch(.label, payload: "two") {
+                $0.modify(CounterStore.self) { $0.label = "two" }
+                $0.modify(LogStore.self) { $0.lines = ["label two"] }
+            }
+        } matching: { issue in
+            "\(issue)".contains("testingLabel(two) did not change LogStore, but the expectation changed it")
+                && "\(issue)".contains(#"lines[0]: - "label two""#)
+        }
+        await test.finish()
+    }
+
     @Test func aSeededStoreStartsFromItsSeed() async throws {
         let test = TestDispatcher()
         try test.register(CounterStore.self, initialState: Counter(count: 40, label: "seeded"))
