@@ -61,6 +61,8 @@ let makers: [(String, () throws -> Workload)] =
     } + [
         ("W13", { try Workloads.journal(writingToFile: false) }),
         ("W13f", { try Workloads.journal(writingToFile: true) }),
+        ("B14", Effects.b14),
+        ("W14", Effects.w14),
     ]
 
 let workloads = try makers.filter { selected($0.0) }.map { try scaled($0.1()) }
@@ -91,6 +93,7 @@ if let w1 = median("W1") {
     ratio("W7/W1", 1.2, median("W7").map { $0 / w1 })
     ratio("W8/W1", 1.5, median("W8").map { $0 / w1 })
     ratio("W11/W1", 1.5, median("W11").map { $0 / w1 })
+    if let b14 = median("B14") { ratio("W14/(W1+B14)", 1.0, median("W14").map { $0 / (w1 + b14) }) }
 }
 if let small = median("W12-1k") {
     ratio("W12-1M/W12-1k", 3.0, median("W12-1M").map { $0 / small })

@@ -64,7 +64,7 @@ extension Dispatcher {
             throw CancellationError()
         case .run(let list, let middleware):
             var failure: (any Error)?
-            let began = steps.begin(nil)
+            let began = steps.beginDirect()
             do {
                 try runAction(list, middleware: middleware, erased: erased, handlers: handlers)
             } catch {

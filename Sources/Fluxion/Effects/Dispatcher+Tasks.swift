@@ -33,7 +33,7 @@ extension Dispatcher {
         let keeper = TaskGateKeeper(gate)
         let start = QueuedAction(effectOf: AnyAction(name: action), cause: .queued(by: steps.serial)) {
             dispatcher in
-            guard let tracked = dispatcher.register(request) else { return keeper.gate.drop() }
+            guard let (tracked, _) = dispatcher.register(request) else { return keeper.gate.drop() }
             dispatcher.attach(task, to: tracked)
             keeper.gate.open(as: tracked)
         }
@@ -76,8 +76,9 @@ extension Dispatcher {
         priority: TaskPriority?,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value
     ) -> Task<Value, any Error>? {
-        guard let tracked = register(request) else { return nil }
-        let task = makeTask(priority: priority) { try await self.run(work, as: tracked) }
+        guard let (tracked, starter) = register(request) else { return nil }
+        let operation: @Sendable () async throws -> Value = { try await self.run(work, as: tracked) }
+        let task = starter?.start(priority: priority, operation) ?? Task(priority: priority, operation: operation)
         attach(task, to: tracked)
         return task
     }
@@ -92,20 +93,32 @@ extension Dispatcher {
     }
 
     /// Records a task about to start, cancelling those it replaces; `nil` for an effect while effects are paused.
-    private func register(_ request: TaskRequest) -> TrackedTask? {
-        let registered = state.withLock { state -> (UInt64, [@Sendable () -> Void])? in
+    ///
+    /// - Returns: The task's registration, and the starter to start it with.
+    private func register(_ request: TaskRequest) -> (TrackedTask, (any TaskStarter)?)? {
+        var observers: [@Sendable (TaskEvent) -> Void] = []
+        let registered = state.withLock { state -> (UInt64, [@Sendable () -> Void], (any TaskStarter)?)? in
+            if request.effect != nil, !state.taskEventObservers.isEmpty {
+                observers = Array(state.taskEventObservers.values)
+            }
             guard request.effect == nil || state.effectPauses == 0 else { return nil }
             state.turn.hasTasks = true
-            return state.tasks.begin(
+            let (token, cancellations) = state.tasks.begin(
                 id: request.id, cancellingInFlight: request.cancellingInFlight, parent: request.parent?.token)
+            return (token, cancellations, state.taskStarter)
         }
-        guard let (token, cancellations) = registered else {
-            if let effect = request.effect { notify(.skipped(effect)) }
+        guard let (token, cancellations, starter) = registered else {
+            if let effect = request.effect { for observer in observers { observer(.skipped(effect)) } }
             return nil
         }
         for cancel in cancellations { cancel() }
-        if let effect = request.effect { notify(.started(effect, at: Date())) }
-        return TrackedTask(dispatcher: ObjectIdentifier(self), token: token, id: request.id, effect: request.effect)
+        if let effect = request.effect, !observers.isEmpty {
+            let event = TaskEvent.started(effect, at: Date())
+            for observer in observers { observer(event) }
+        }
+        let tracked = TrackedTask(
+            dispatcher: ObjectIdentifier(self), token: token, id: request.id, effect: request.effect)
+        return (tracked, starter)
     }
 
     /// Records how to cancel a registered task; a cancellation that came before is applied now.
@@ -137,11 +150,15 @@ extension Dispatcher {
 
     /// Forgets an ended task, and resumes the drain waiters if nothing else runs.
     private func endTask(_ task: TrackedTask, _ outcome: EffectOutcome) {
-        if let effect = task.effect { notify(.ended(effect, outcome, at: Date())) }
-        let (waiters, observers) = state.withLock { state in
+        let (waiters, observers, eventObservers) = state.withLock { state in
             state.tasks.end(task.token)
             state.turn.hasTasks = state.tasks.count > 0
-            return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers)
+            let eventObservers = task.effect == nil ? [] : Array(state.taskEventObservers.values)
+            return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers, eventObservers)
+        }
+        if let effect = task.effect, !eventObservers.isEmpty {
+            let event = TaskEvent.ended(effect, outcome, at: Date())
+            for observer in eventObservers { observer(event) }
         }
         for waiter in waiters { waiter.resume() }
         for observer in observers { observer() }
@@ -184,11 +201,6 @@ extension Dispatcher {
     func stopObservingTaskEvents(_ key: Int) {
         let removed = state.withLock { $0.taskEventObservers.removeValue(forKey: key) }
         withExtendedLifetime(removed) {}  // NB: released here, outside the lock
-    }
-
-    private func notify(_ event: TaskEvent) {
-        let observers = state.withLock { $0.taskEventObservers }
-        for observer in observers.values { observer(event) }
     }
 
     /// Runs `body` with effects paused: the effects its steps ask for are not started (a replay).

@@ -8,8 +8,11 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
         var nextSerial: UInt64 = 1
         var serial: UInt64 = 0
         var isRunning = false
-        /// `nil` when the step was dispatched directly: its cause is read from the task only if asked.
-        var cause: StepCause?
+        /// Whether the step was dispatched directly: its cause is then read from the task, if asked.
+        var isDirect = true
+        /// The cause of a step that is not direct. NB: left in place by a direct step, as writing a
+        /// `StepCause` costs more than a dispatch can spare.
+        var cause = StepCause.outside
         var effectCount = 0
     }
 
@@ -23,15 +26,30 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
     /// The running step's serial.
     var serial: UInt64 { state.serial }
 
-    /// Starts a step; `cause` is `nil` for a dispatch made now, whose cause is read from the task if asked.
+    /// Starts a step dispatched now, whose cause is read from the task only if asked.
     ///
     /// - Returns: Whether a step was running already (a batch folding into one): it then goes on.
-    func begin(_ cause: StepCause?) -> Bool {
+    func beginDirect() -> Bool {
+        guard begin() else { return false }
+        state.isDirect = true
+        return true
+    }
+
+    /// Starts a step that waited in a queue, with the cause it was queued with.
+    ///
+    /// - Returns: Whether a step was running already: it then goes on.
+    func begin(_ cause: StepCause) -> Bool {
+        guard begin() else { return false }
+        state.isDirect = false
+        state.cause = cause
+        return true
+    }
+
+    private func begin() -> Bool {
         guard !state.isRunning else { return false }
         state.isRunning = true
         state.serial = state.nextSerial
         state.nextSerial &+= 1
-        state.cause = cause
         state.effectCount = 0
         return true
     }
@@ -43,7 +61,7 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
 
     /// The running step's cause.
     var cause: StepCause {
-        state.cause ?? .ofCurrentTask
+        state.isDirect ? .ofCurrentTask : state.cause
     }
 
     /// The cause of an action the running step's code dispatches; `nil` between steps.

@@ -119,7 +119,7 @@ extension Dispatcher {
                 throw error
             }
         }
-        let began = steps.begin(nil)
+        let began = steps.beginDirect()
         defer {
             steps.end(began)
             runQueuedActionsAndEndTurn()
