@@ -33,10 +33,10 @@ final class SearchStore: Store<Search>, @unchecked Sendable {  // locked by Stor
     }
 
     // article-clock-begin
-    func search(_ state: inout Search, _ action: Action<String>) {
+    func search(_ state: inout Search, _ action: Action<String>, _ effects: Effects) {
         state.query = action.payload
         let (clock, catalog, query) = (clock, catalog, action.payload)
-        dispatcher?.dispatchTask(id: "search", cancelInFlight: true) { dispatcher in
+        effects.run(id: "search", cancelInFlight: true) { dispatcher in
             try await clock.sleep(for: .milliseconds(300))
             try dispatcher.dispatch(.resultsLoaded, payload: catalog.filter { $0.hasPrefix(query) })
         }

@@ -27,6 +27,36 @@ import Testing
         #expect(registry.cancelledCount == 0 && registry.count == 1)
     }
 
+    @Test func cancellingATaskCancelsTheTasksItStartedAndTheirs() {
+        var registry = TaskRegistry()
+        let (parent, _) = registry.begin(id: TaskKey("parent"), cancellingInFlight: false)
+        let (child, _) = registry.begin(id: nil, cancellingInFlight: false, parent: parent)
+        let (grandchild, _) = registry.begin(id: nil, cancellingInFlight: false, parent: child)
+        let (other, _) = registry.begin(id: nil, cancellingInFlight: false)
+
+        let key = TaskKey("parent")
+        _ = registry.cancel { $0 == key }
+
+        #expect(registry.isCancelled(parent) && registry.isCancelled(child) && registry.isCancelled(grandchild))
+        #expect(!registry.isCancelled(other))
+        #expect(registry.cancelledCount == 3)
+    }
+
+    /// A task registered, as its parent is cancelled between the check and the registration, is cancelled.
+    @Test func aTaskStartedByACancelledTaskIsCancelledFromTheStart() {
+        var registry = TaskRegistry()
+        let (parent, _) = registry.begin(id: TaskKey("parent"), cancellingInFlight: false)
+        let key = TaskKey("parent")
+        _ = registry.cancel { $0 == key }
+
+        let (child, _) = registry.begin(id: nil, cancellingInFlight: false, parent: parent)
+
+        #expect(registry.isCancelled(child))
+        let isCancelledOnAttach = registry.attach({}, to: child)
+        #expect(isCancelledOnAttach)  // NB: the task is cancelled as soon as it exists
+        #expect(registry.cancelledCount == 2)
+    }
+
     @Test func aTaskCancelledBeforeItIsAttachedIsCancelledOnAttach() {
         var registry = TaskRegistry()
         let (token, _) = registry.begin(id: nil, cancellingInFlight: false)

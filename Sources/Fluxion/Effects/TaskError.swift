@@ -24,8 +24,9 @@ public struct TaskError: Error, Sendable, CustomStringConvertible {
     public let kind: Kind
     /// The id the task was started under; `nil` for a task started without one.
     public let taskID: (any Hashable & Sendable)?
-    /// The action concerned: the one refused or dropped; for a thrown error, the action whose
-    /// effect the task was, or `nil` for a task started from outside any action.
+    /// The action concerned: the one refused or dropped (`nil` when what was refused is starting a
+    /// task, or an effect asked for outside its handler); for a thrown error, the action whose effect
+    /// the task was, or `nil` for a task started from outside any action.
     public let action: String?
     /// The error: what the task threw, or why its dispatch was refused or dropped.
     public let error: any Error
@@ -50,7 +51,8 @@ public struct TaskError: Error, Sendable, CustomStringConvertible {
             let effect = action.map { " (an effect of \($0))" } ?? ""
             return "\(task)\(effect) failed: \(error)"
         case .refused:
-            return "\(task) dispatched '\(action ?? "?")', which was refused: \(error)"
+            guard let action else { return "\(task) tried to start a task, which was refused: \(error)" }
+            return "\(task) dispatched '\(action)', which was refused: \(error)"
         case .dropped:
             return "\(task) dispatched '\(action ?? "?")' while the journal showed the past; it was dropped: \(error)"
         }

@@ -29,7 +29,10 @@ struct TaskRegistry {
         let cancellations = cancellingInFlight && id != nil ? cancel { $0 == id } : []
         let token = nextToken
         nextToken += 1
-        entries[token] = Entry(id: id, parent: parent)
+        // NB: a task started by a task cancelled meanwhile is cancelled from the start.
+        let isCancelled = parent.map { entries[$0]?.isCancelled == true } ?? false
+        if isCancelled { cancelledCount += 1 }
+        entries[token] = Entry(id: id, parent: parent, isCancelled: isCancelled)
         return (token, cancellations)
     }
 
