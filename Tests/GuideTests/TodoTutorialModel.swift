@@ -3,6 +3,7 @@
 
 // article-model-begin
 import Fluxion
+import Foundation
 
 struct Todo: Codable, Equatable, Sendable {
     var title: String
@@ -69,7 +70,8 @@ final class TodoStore: Store<TodoList>, DefaultInitializable, @unchecked Sendabl
             .on(.completeTodo) { list, action in try list.complete(action.payload) }
             .on(.clearCompleted) { list, _ in list.items.removeAll(where: \.isDone) }
             .on(.undo, TodoStore.undo)  // shown below
-            .on(.importFinished, TodoStore.finishImport)  // shown below
+            .on(.importTodos, TodoStore.startImport)  // shown below
+            .on(.importFinished, TodoStore.finishImport)
     }
 }
 
@@ -187,10 +189,25 @@ extension TodoStore {
 // article-undo-end
 
 // article-importAction-begin
+extension ActionName where Payload == String {
+    static var importTodos: Self { "importTodos" }
+}
+
 extension ActionName where Payload == [Todo] {
     static var importFinished: Self { "importFinished" }
 }
 // article-importAction-end
+
+// article-importEffect-begin
+extension TodoStore {
+    func startImport(_ list: inout TodoList, _ action: Action<String>, _ effects: Effects) {
+        let url = URL(fileURLWithPath: action.payload)
+        effects.run(id: "import") { dispatcher in
+            try await importTodos(from: url, into: dispatcher)
+        }
+    }
+}
+// article-importEffect-end
 
 // article-importHandler-begin
 extension TodoStore {

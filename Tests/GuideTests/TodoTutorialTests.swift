@@ -137,6 +137,25 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
         #expect(try dispatcher.store(TodoStore.self).state.items == [Todo(title: "Buy milk")])
     }
 
+    @Test func theImportIsAnEffectOfItsActionWhoseErrorReachesOnTaskError() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("todo-import-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(#"[{"title": "Buy milk", "isDone": false}]"#.utf8).write(to: file)
+        let dispatcher = Dispatcher()
+        let errors = Recorder<TaskError>()
+        dispatcher.onTaskError = { errors.append($0) }
+        try dispatcher.register(TodoStore.self)
+
+        try dispatcher.dispatch(.importTodos, payload: file.path)
+        await dispatcher.waitUntilDrained()
+        try dispatcher.dispatch(.importTodos, payload: file.deletingLastPathComponent().path + "/missing.json")
+        await dispatcher.waitUntilDrained()
+
+        #expect(try dispatcher.store(TodoStore.self).state.items == [Todo(title: "Buy milk")])
+        #expect(errors.values.map { $0.error as? ImportError } == [.unreadable("missing.json")])
+        #expect(errors.values.first?.action == "importTodos")
+    }
+
     @Test func theLoggingMiddlewarePrintsEachActionAndItsDiffs() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(TodoStore.self)
@@ -173,7 +192,8 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
         try ArticleCode.expect(
             article: "BuildingTheTodoApp", holdsTheRegionsOf: ["TodoTutorialModel.swift", "TodoTutorialTests.swift"],
             named: [
-                "model", "stores", "listView", "stats", "history", "undo", "importAction", "importHandler", "import",
+                "model", "stores", "listView", "stats", "history", "undo", "importAction", "importEffect",
+                "importHandler", "import",
                 "dispatch", "token", "factory", "persist", "rawName",
             ])
     }
