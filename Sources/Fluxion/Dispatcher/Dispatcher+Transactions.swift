@@ -20,7 +20,7 @@ extension Dispatcher {
         do {
             _ = try runMiddleware(erased(), version: middleware, then: list)
         } catch {
-            if !transaction.isOpen { _ = transaction.takeQueued() }  // NB: the effects the middleware asked for go too
+            if !transaction.isOpen { transaction.dropQueued() }  // NB: the effects the middleware asked for go too
             throw error
         }
         // NB: effects a middleware asked for after `next`, or for an action it dropped, start now.
@@ -126,8 +126,7 @@ extension Dispatcher {
 
     /// Moves the actions the ended transaction dispatched to the turn's queue.
     func enqueueTransactionActions() {
-        guard var queued = transaction.takeQueued() else { return }
-        state.withLock { $0.turn.enqueue(&queued) }
+        transaction.moveQueued { queued in state.withLock { $0.turn.enqueue(&queued) } }
     }
 
     /// Runs the handler of the store of type `S` for the current action, unless it ran.

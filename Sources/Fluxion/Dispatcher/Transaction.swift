@@ -124,12 +124,17 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         state.queued.append(action)
     }
 
-    /// Takes the actions dispatched during the ended transaction; `nil` when there are none.
-    func takeQueued() -> ActionQueue? {
-        guard !state.queued.isEmpty else { return nil }
-        var queued = ActionQueue()
-        swap(&queued, &state.queued)
-        return queued
+    /// Hands the actions dispatched during the ended transaction to `body`, which takes them all;
+    /// does nothing when there are none. NB: the queue keeps its buffer for the next transaction.
+    func moveQueued(_ body: (inout ActionQueue) -> Void) {
+        guard !state.queued.isEmpty else { return }
+        body(&state.queued)
+    }
+
+    /// Drops the actions dispatched during the ended transaction.
+    func dropQueued() {
+        var dropped = ActionQueue()
+        swap(&dropped, &state.queued)
     }
 
     /// Records one of the batch's actions.
@@ -222,7 +227,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     /// Ends the transaction: commits every staged change or, after a failure, rolls every one back.
     ///
     /// - Returns: The failure that rolled it back, if any; the actions it
-    ///   dispatched are then dropped. After a commit, ``takeQueued()`` has
+    ///   dispatched are then dropped. After a commit, ``moveQueued(_:)`` has
     ///   them, and ``deliver(_:)`` tells the observers.
     func end() -> (any Error)? {
         state.isOpen = false
@@ -245,8 +250,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
             }
         }
         state.unretainedList = nil
-        var dropped = ActionQueue()
-        swap(&dropped, &state.queued)
+        dropQueued()
         return failure
     }
 

@@ -1,7 +1,7 @@
 /// Why a step — one action, or one batch — ran, in the dispatcher's own step serials.
 ///
 /// The journal turns serials into its step numbers.
-enum StepCause: Sendable, Equatable {
+enum StepCause: Sendable {
     /// Dispatched from outside any step: a view, an action creator, a task started from outside.
     case outside
     /// Dispatched by a handler, an observer or a middleware of the step with this serial.
@@ -16,7 +16,9 @@ enum StepCause: Sendable, Equatable {
 }
 
 /// Which effect a task is: the step that asked for it, and its place among that step's effects.
-struct EffectTag: Sendable, Hashable {
+///
+/// A class: causes, events and tasks share one, and copy a reference.
+final class EffectTag: Sendable {
     /// The serial of the step that asked for it.
     let step: UInt64
     /// The effects the step asked for before it.
@@ -25,6 +27,13 @@ struct EffectTag: Sendable, Hashable {
     let id: TaskKey?
     /// The name of the action that asked for it.
     let action: String
+
+    init(step: UInt64, index: Int, id: TaskKey?, action: String) {
+        self.step = step
+        self.index = index
+        self.id = id
+        self.action = action
+    }
 
     /// The id as it prints, or `#index` for an effect without one.
     var name: String {

@@ -38,9 +38,9 @@ struct TaskRegistry {
 
     /// Records how to cancel the task of `token`; `true` when it was cancelled before it existed.
     mutating func attach(_ cancel: @escaping @Sendable () -> Void, to token: UInt64) -> Bool {
-        guard entries[token] != nil else { return false }  // NB: the task has ended already
-        entries[token]?.cancel = cancel
-        return entries[token]?.isCancelled == true
+        guard let index = entries.index(forKey: token) else { return false }  // NB: the task has ended already
+        entries.values[index].cancel = cancel
+        return entries.values[index].isCancelled
     }
 
     /// Forgets an ended task.
@@ -87,13 +87,22 @@ struct TaskKey: Hashable, @unchecked Sendable {  // NB: `base` only ever wraps a
 }
 
 /// The tracked task the running code belongs to, if any: what a dispatch checks for cancellation.
-struct TrackedTask: Sendable {
+///
+/// A class: the task-local value and every check of it copy a reference, not its fields.
+final class TrackedTask: Sendable {
     let dispatcher: ObjectIdentifier
     let token: UInt64
     /// The id the task was started under.
     let id: TaskKey?
     /// Which effect the task is; `nil` for a task started outside any step.
     let effect: EffectTag?
+
+    init(dispatcher: ObjectIdentifier, token: UInt64, id: TaskKey?, effect: EffectTag?) {
+        self.dispatcher = dispatcher
+        self.token = token
+        self.id = id
+        self.effect = effect
+    }
 
     @TaskLocal static var current: TrackedTask?
 }
