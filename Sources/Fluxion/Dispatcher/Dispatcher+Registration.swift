@@ -167,8 +167,9 @@ extension Dispatcher {
             case recursive
         }
         let thread = ThreadID.current
-        /// The turn holder's queue, kept aside while it has given up the turn.
+        /// The turn holder's queue and step, kept aside while it has given up the turn.
         var kept: ActionQueue?
+        var keptStep: StepLedger.Step?
         /// Whether this thread holds the turn and waited: it gave the turn up, or let factories queue behind it.
         var waitedHoldingTurn = false
         defer {
@@ -180,6 +181,7 @@ extension Dispatcher {
                 if var queue = kept {
                     guard state.turn.resume(thread, with: &queue) else { return nil }
                     kept = nil
+                    keptStep.map(steps.restore)
                 }
                 if state.turn.holder == thread { state.turn.holderAwaitsCreation = false }
                 return true
@@ -196,6 +198,7 @@ extension Dispatcher {
                 waitedHoldingTurn = true
                 if yieldingTurn {
                     kept = state.turn.yield()
+                    keptStep = steps.setAside()
                 } else {
                     state.turn.holderAwaitsCreation = true
                 }

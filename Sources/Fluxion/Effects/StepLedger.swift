@@ -4,7 +4,12 @@
 /// What a step's code dispatches or asks for carries the step's serial as
 /// its cause, so that a journal can say which step made which.
 final class StepLedger: @unchecked Sendable {  // touched only by the thread holding the dispatch turn
-    private struct State {
+    /// The running step, as ``setAside()`` keeps it.
+    struct Step {
+        fileprivate let state: State
+    }
+
+    fileprivate struct State {
         var nextSerial: UInt64 = 1
         var serial: UInt64 = 0
         var isRunning = false
@@ -57,6 +62,20 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
     /// Ends the step `begin` started, if it did.
     func end(_ began: Bool) {
         if began { state.isRunning = false }
+    }
+
+    /// Keeps the running step aside while its thread gives the dispatch turn up (waiting for a store
+    /// another thread creates): the threads that hold the turn meanwhile run steps of their own.
+    func setAside() -> Step {
+        defer { state.isRunning = false }
+        return Step(state: state)
+    }
+
+    /// Takes the step ``setAside()`` kept back, with the turn; the serials given out meanwhile stay given.
+    func restore(_ step: Step) {
+        let nextSerial = state.nextSerial
+        state = step.state
+        state.nextSerial = nextSerial
     }
 
     /// The running step's cause.
