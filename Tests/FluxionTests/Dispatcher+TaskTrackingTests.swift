@@ -1,30 +1,11 @@
 import Fluxion
 import Testing
 
-/// A one-shot signal an async task can wait for; waiting ends early if the task is cancelled.
-private final class AsyncSignal: Sendable {
-    private let stream: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
-
-    init() {
-        (stream, continuation) = AsyncStream.makeStream(of: Void.self)
-    }
-
-    func wait() async {
-        for await _ in stream { return }
-    }
-
-    func fire() {
-        continuation.yield()
-        continuation.finish()
-    }
-}
-
 @Suite struct DispatcherTaskTrackingTests {
     @Test func waitUntilDrainedWaitsForTheWorkOfDispatchTask() async throws {
         let (dispatcher, store) = try makeCounterStore()
-        let release = AsyncSignal()
-        let waiting = AsyncSignal()
+        let release = OneShotSignal()
+        let waiting = OneShotSignal()
         dispatcher.dispatchTask { dispatcher in
             await release.wait()
             try dispatcher.dispatch(.counterAdd, payload: 1)
@@ -44,7 +25,7 @@ private final class AsyncSignal: Sendable {
 
     @Test func aCancelledTaskDispatchesNothingAndItsDispatchThrowsCancellationError() async throws {
         let (dispatcher, store) = try makeCounterStore()
-        let release = AsyncSignal()
+        let release = OneShotSignal()
         let task = dispatcher.dispatchTask(id: "load") { dispatcher -> String in
             await release.wait()
             do {
@@ -66,7 +47,7 @@ private final class AsyncSignal: Sendable {
 
     @Test func cancelInFlightCancelsTheRunningTaskOfTheSameIdOnly() async throws {
         let (dispatcher, store) = try makeCounterStore()
-        let release = AsyncSignal()
+        let release = OneShotSignal()
         let work: @Sendable (Int) -> @Sendable (Dispatcher) async throws -> Void = { amount in
             { dispatcher in
                 await release.wait()
@@ -86,7 +67,7 @@ private final class AsyncSignal: Sendable {
 
     @Test func cancelAllTasksCancelsEveryTrackedTask() async throws {
         let (dispatcher, store) = try makeCounterStore()
-        let release = AsyncSignal()
+        let release = OneShotSignal()
         let tasks = ["a", "b"].map { id in
             dispatcher.dispatchTask(id: id) { dispatcher in
                 await release.wait()
@@ -110,7 +91,7 @@ private final class AsyncSignal: Sendable {
     @Test func aCancelledTaskStillDispatchesToAnotherDispatcher() async throws {
         let (dispatcher, _) = try makeCounterStore()
         let (other, otherStore) = try makeCounterStore()
-        let release = AsyncSignal()
+        let release = OneShotSignal()
         let task = dispatcher.dispatchTask(id: 1) { _ in
             await release.wait()
             try other.dispatch(.counterAdd, payload: 5)

@@ -75,14 +75,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
         _ method: @escaping @Sendable (Owner) -> (inout State, Action<Payload>) throws -> Void
     ) -> HandlerTable {
         adding(name) { store, state, action in
-            guard let owner = store as? Owner else {
-                throw FluxionError.storeTypeMismatch(
-                    action: name.rawValue,
-                    expected: typeName(Owner.self),
-                    actual: typeName(type(of: store))
-                )
-            }
-            try method(owner)(&state, action)
+            try method(Self.owner(store, as: Owner.self, handling: name.rawValue))(&state, action)
         }
     }
 
@@ -128,14 +121,8 @@ public struct HandlerTable<State: Sendable>: Sendable {
         _ method: @escaping @Sendable (Owner) -> (inout State, Action<Payload>, Effects) throws -> Void
     ) -> HandlerTable {
         adding(name) { store, state, action in
-            guard let owner = store as? Owner else {
-                throw FluxionError.storeTypeMismatch(
-                    action: name.rawValue,
-                    expected: typeName(Owner.self),
-                    actual: typeName(type(of: store))
-                )
-            }
-            try method(owner)(&state, action, Effects(store.dispatcher))
+            try method(Self.owner(store, as: Owner.self, handling: name.rawValue))(
+                &state, action, Effects(store.dispatcher))
         }
     }
 
@@ -161,6 +148,20 @@ public struct HandlerTable<State: Sendable>: Sendable {
             }
         )
         return table
+    }
+
+    /// `store` as the type whose method handles `name`.
+    ///
+    /// - Throws: ``FluxionError/storeTypeMismatch(action:expected:actual:)`` when the method is another type's.
+    @inlinable
+    static func owner<Owner: Store<State>>(_ store: Store<State>, as _: Owner.Type, handling name: String) throws
+        -> Owner
+    {
+        guard let owner = store as? Owner else {
+            throw FluxionError.storeTypeMismatch(
+                action: name, expected: typeName(Owner.self), actual: typeName(type(of: store)))
+        }
+        return owner
     }
 
     // NB: made inlinable so the closures below are specialised in the module that
