@@ -45,6 +45,47 @@ import Testing
         #expect(turn.holder == nil)
     }
 
+    /// While a journal shows the past, tasks' dispatches are held, in order, and a drain does not wait for them.
+    @Test func heldActionsRunWhenReleasedInOrderOrAreTakenAway() {
+        var turn = TurnState()
+        turn.holdsTaskDispatches = true
+        turn.hold(QueuedAction(AnyAction(name: "a"), cause: .outside, task: nil))
+        turn.hold(QueuedAction(AnyAction(name: "b"), cause: .outside, task: nil))
+
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        let next = turn.next(endingWith: &waiters)
+        #expect(next == nil)  // nothing runs meanwhile
+        let runs = turn.releaseHeld(by: first)
+
+        #expect(runs && turn.holder == first)
+        #expect(!turn.holdsTaskDispatches)
+        #expect(drain(&turn) == ["a", "b"])
+
+        turn.holdsTaskDispatches = true
+        turn.hold(QueuedAction(AnyAction(name: "c"), cause: .outside, task: nil))
+        var taken = turn.takeHeld()
+        let first = taken.popFirst()?.action.name
+        let releasesMore = turn.releaseHeld(by: self.first)
+        #expect(first == "c")
+        #expect(!turn.holdsTaskDispatches)
+        #expect(!releasesMore)
+    }
+
+    @Test func heldActionsReleasedDuringASuspensionWaitForItsEnd() {
+        var turn = TurnState()
+        turn.beginSuspension()
+        turn.holdsTaskDispatches = true
+        turn.hold(QueuedAction(AnyAction(name: "a"), cause: .outside, task: nil))
+
+        let runsAtOnce = turn.releaseHeld(by: first)
+        let ended = turn.endSuspension(by: first)
+
+        #expect(!runsAtOnce)
+
+        #expect(ended.runsQueue)
+        #expect(drain(&turn) == ["a"])
+    }
+
     @Test func aFactoryTheHolderWaitsForQueuesBehindIt() {
         var turn = TurnState()
         _ = arrive(&turn, first, "a")
