@@ -1,0 +1,115 @@
+import Fluxion
+
+// The stores of "Effects": a search as you type, and a toast. EffectsGuideTests.swift runs them.
+
+/// Why a search failed, as the store shows it.
+enum SearchError: Error, Equatable {
+    case offline
+    case timedOut
+}
+
+/// The search service: the real one in the app, a fake in tests.
+struct SearchClient: Sendable {
+    var search: @Sendable (String) async throws -> [String]
+}
+
+extension ActionName where Payload == String {
+    static var search: Self { "search" }
+}
+
+extension ActionName where Payload == [String]? {
+    static var searchFinished: Self { "searchFinished" }
+}
+
+// article-search-begin
+struct Search: Equatable, Sendable {
+    var query = ""
+    var results: [String] = []
+    var isLoading = false
+    var failure: SearchError?
+}
+
+final class SearchStore: Store<Search>, @unchecked Sendable {  // state guarded by Store's lock; the rest never changes
+    let client: SearchClient
+    let clock: any Clock<Duration>
+
+    init(client: SearchClient, clock: any Clock<Duration> = ContinuousClock()) {
+        self.client = client
+        self.clock = clock
+        super.init(initialState: Search())
+    }
+
+    override class var handlers: Handlers {
+        HandlerTable()
+            .on(.search, SearchStore.search)
+            .on(.searchFinished) { state, action in
+                state.isLoading = false
+                state.results = action.payload ?? []
+                state.failure = action.error as? SearchError
+            }
+    }
+
+    func search(_ state: inout Search, _ action: Action<String>, _ effects: Effects) {
+        state.query = action.payload
+        state.isLoading = true
+        let (client, clock, query) = (client, clock, action.payload)
+        effects.run(id: "search", cancelInFlight: true) { dispatcher in
+            try await clock.sleep(for: .milliseconds(300))  // the next keystroke cancels it meanwhile
+            let result: Result<[String], any Error>
+            do {
+                result = .success(try await withTimeout(.seconds(5), on: clock) { try await client.search(query) })
+            } catch let error as SearchError {
+                result = .failure(error)  // offline, timed out: the store shows it
+            }  // other errors end the effect: onTaskError hears of them
+            try dispatcher.dispatch(.searchFinished, result: result)
+        }
+    }
+}
+// article-search-end
+
+/// The value of `work`, or ``SearchError/timedOut`` when `clock` reaches `timeout` first: a race of two
+/// child tasks.
+func withTimeout<Value: Sendable>(
+    _ timeout: Duration,
+    on clock: any Clock<Duration>,
+    _ work: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    try await withThrowingTaskGroup(of: Value.self) { group in
+        group.addTask(operation: work)
+        group.addTask {
+            try await clock.sleep(for: timeout)
+            throw SearchError.timedOut
+        }
+        defer { group.cancelAll() }
+        guard let value = try await group.next() else { throw CancellationError() }
+        return value
+    }
+}
+
+struct Toast: DefaultInitializable, Equatable, Sendable {
+    var message: String?
+}
+
+extension ActionName where Payload == String {
+    static var showToast: Self { "showToast" }
+}
+
+extension ActionName where Payload == Void {
+    static var hideToast: Self { "hideToast" }
+}
+
+// article-toast-begin
+final class ToastStore: Store<Toast>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
+    override class var handlers: Handlers {
+        HandlerTable()
+            .on(.showToast) { toast, action, effects in
+                toast.message = action.payload
+                effects.run(id: "toast", cancelInFlight: true) { dispatcher in
+                    try await Task.sleep(for: .seconds(3))  // a newer toast replaces this one meanwhile
+                    try dispatcher.dispatch(.hideToast)
+                }
+            }
+            .on(.hideToast) { toast, _ in toast.message = nil }
+    }
+}
+// article-toast-end

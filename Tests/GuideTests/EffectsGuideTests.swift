@@ -1,0 +1,543 @@
+import Fluxion
+import FluxionTesting
+import Foundation
+import Testing
+
+/// A response the search client cannot read: not a ``SearchError``, so the search's effect throws it.
+struct MalformedResponse: Error, Equatable {}
+
+/// Why ``QueryPolicyStore`` refused a query.
+struct RefusedQuery: Error, Equatable {}
+
+/// Refuses the query "refused": the `search` action then rolls back in every store.
+final class QueryPolicyStore: Store<Int>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: 0) }
+
+    override class var handlers: Handlers {
+        HandlerTable().on(.search) { checked, action in
+            guard action.payload != "refused" else { throw RefusedQuery() }
+            checked += 1
+        }
+    }
+}
+
+/// Asks for two effects without an id; the journal names them `#1` and `#2`.
+final class TwoEffectsStore: Store<Int>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: 0) }
+
+    override class var handlers: Handlers {
+        HandlerTable().on(.showToast) { count, _, effects in
+            count += 1
+            effects.run { _ in }
+            effects.run(priority: .low) { _ in }
+        }
+    }
+}
+
+/// Starts a task with `dispatchTask` before passing each action on, and notes how many tasks ran then;
+/// and one more after, once the action committed.
+struct TaskStartingMiddleware: Middleware {
+    let started: Recorder<Task<Void, any Error>>
+    let runningBeforeCommit: Recorder<Int>
+    let ran: Recorder<String>
+
+    func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
+        let (name, ran) = (action.name, ran)
+        started.append(next.dispatcher.dispatchTask { _ in ran.append(name) })
+        runningBeforeCommit.append(next.dispatcher.runningTaskCount)
+        let changes = try next(action)
+        started.append(next.dispatcher.dispatchTask { _ in ran.append("after \(name)") })
+        return changes
+    }
+}
+
+/// Records what an app would log.
+final class GuideLogger: Sendable {
+    let messages = Recorder<String>()
+
+    func error(_ message: String) { messages.append(message) }
+}
+
+/// A search client that answers from a fixed catalog at once.
+let catalogClient = SearchClient { query in ["milk", "mild", "mint"].filter { $0.hasPrefix(query) } }
+
+/// A journal file's URL in the temporary directory.
+func temporaryURL(_ name: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID()).jsonl")
+}
+
+/// The code of "Effects", run: the search as you type, its journal, its replay, and time travel.
+@Suite(.timeLimit(.minutes(1))) struct EffectsGuideTests {
+    /// A test dispatcher with the search store on its clock, and a journal of it.
+    private func makeRecordedSearch(
+        client: SearchClient = catalogClient,
+        exhaustivity: TestDispatcher.Exhaustivity = .on,
+        writingTo url: URL? = nil
+    ) throws -> (TestDispatcher, Journal) {
+        let test = TestDispatcher(exhaustivity: exhaustivity)
+        try test.register(SearchStore.self) { SearchStore(client: client, clock: test.clock) }
+        return (test, try Journal(recording: test.dispatcher, writingTo: url))
+    }
+
+    /// Types "mi", then "mil" 200 ms later; the search for "mil" answers.
+    private func typeMilk(into test: TestDispatcher) async throws {
+        try test.dispatch(.search, payload: "mi") {
+            $0.modify(SearchStore.self) {
+                $0.query = "mi"
+                $0.isLoading = true
+            }
+        }
+        await test.clock.advance(by: .milliseconds(200))
+        try test.dispatch(.search, payload: "mil") { $0.modify(SearchStore.self) { $0.query = "mil" } }
+        await test.clock.advance(by: .milliseconds(300))
+        try await test.receive(.searchFinished, payload: ["milk", "mild"]) {
+            $0.modify(SearchStore.self) {
+                $0.results = ["milk", "mild"]
+                $0.isLoading = false
+            }
+        }
+    }
+
+    // MARK: When an effect starts
+
+    @Test func anEffectStartsWhenItsActionCommitsBeforeDispatchReturns() async throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(SearchStore.self) { SearchStore(client: catalogClient, clock: TestClock()) }
+        let journal = try Journal(recording: dispatcher)
+
+        try dispatcher.dispatch(.search, payload: "mil")
+        #expect(dispatcher.runningTaskCount == 1)
+
+        try dispatcher.batch { batch in
+            try batch.dispatch(.search, payload: "milk")
+            #expect(dispatcher.runningTaskCount == 1, "not before the batch commits")
+            #expect(journal.records.count == 1)
+        }
+        #expect(journal.records.map { $0.effects.map(\.name) } == [["search"], ["search"]])
+        #expect(journal.records.map(\.name) == ["search", AnyAction.batchName])
+        dispatcher.cancelAllTasks()
+        await dispatcher.waitUntilDrained()
+        journal.stop()
+    }
+
+    @Test func effectsStartInTheOrderAskedFor() async throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(TwoEffectsStore.self)
+        let journal = try Journal(recording: dispatcher)
+
+        try dispatcher.dispatch(.showToast, payload: "Saved")
+        await dispatcher.waitUntilDrained()
+
+        let effects = try #require(journal.records.first).effects
+        #expect(effects.map(\.name) == ["#1", "#2"])
+        #expect(effects.map(\.outcome) == [.finished, .finished])
+    }
+
+    @Test func anActionThatRollsBackStartsNothingAndCancelsNothing() async throws {
+        let test = TestDispatcher()
+        try test.register(SearchStore.self) {
+            SearchStore(client: SearchClient { _ in ["milk"] }, clock: test.clock)
+        }
+        try test.register(QueryPolicyStore.self)
+        try test.dispatch(.search, payload: "mil") {
+            $0.modify(SearchStore.self) {
+                $0.query = "mil"
+                $0.isLoading = true
+            }
+            $0.modify(QueryPolicyStore.self) { $0 = 1 }
+        }
+
+        #expect(throws: RefusedQuery()) { try test.dispatch(.search, payload: "refused") }
+        #expect(throws: RefusedQuery()) {
+            try test.dispatcher.batch { batch in
+                try batch.dispatch(.search, payload: "milk")
+                try batch.dispatch(.search, payload: "refused")
+            }
+        }
+        #expect(test.dispatcher.runningTaskCount == 1)
+
+        await test.clock.advance(by: .milliseconds(300))  // the search for "mil" was not cancelled
+        try await test.receive(.searchFinished, payload: ["milk"]) {
+            $0.modify(SearchStore.self) {
+                $0.results = ["milk"]
+                $0.isLoading = false
+            }
+        }
+        await test.finish()
+    }
+
+    @Test func dispatchTaskWhileAnActionRunsWaitsForItsCommitAndNeverRunsOnRollback() async throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(QueryPolicyStore.self)
+        let (started, running, ran) = (Recorder<Task<Void, any Error>>(), Recorder<Int>(), Recorder<String>())
+        dispatcher.addMiddleware(TaskStartingMiddleware(started: started, runningBeforeCommit: running, ran: ran))
+
+        try dispatcher.dispatch(.search, payload: "mil")
+        for task in started.values { try await task.value }
+        #expect(running.values == [0], "returned at once, started at the commit")
+        #expect(Set(ran.values) == ["search", "after search"])
+
+        #expect(throws: RefusedQuery()) { try dispatcher.dispatch(.search, payload: "refused") }
+        await #expect(throws: CancellationError.self) { try await #require(started.values.last).value }
+        #expect(started.values.count == 3)
+        #expect(Set(ran.values) == ["search", "after search"], "the rolled-back action's task never ran its work")
+    }
+
+    @Test func dispatchTaskFromAnObserverStartsAfterTheStep() async throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(QueryPolicyStore.self)
+        let started = Recorder<Task<Int, any Error>>()
+        let runningInObserver = Recorder<Int>()
+        let token = try dispatcher.store(QueryPolicyStore.self).observe { change in
+            started.append(dispatcher.dispatchTask { _ in change.newState })
+            runningInObserver.append(dispatcher.runningTaskCount)
+        }
+
+        try dispatcher.dispatch(.search, payload: "mil")
+
+        #expect(runningInObserver.values == [0])
+        #expect(try await #require(started.values.first).value == 1)
+        token.cancel()
+    }
+
+    @Test func dispatchTaskFromOutsideAnyActionStartsAtOnce() async throws {
+        let dispatcher = Dispatcher()
+        let clock = TestClock()
+
+        let task = dispatcher.dispatchTask { _ in try await clock.sleep(for: .seconds(1)) }
+
+        #expect(dispatcher.runningTaskCount == 1)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test func aToastHidesItselfAndANewerToastReplacesItsTimer() async throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(ToastStore.self)
+        let toast = try dispatcher.store(ToastStore.self)
+        let hides = Recorder<String>()
+        let token = toast.observe { change in hides.append(change.action.name) }
+
+        try dispatcher.dispatch(.showToast, payload: "Saved")
+        try dispatcher.dispatch(.showToast, payload: "Deleted")
+        #expect(toast.state.message == "Deleted")
+        await dispatcher.waitUntilDrained()
+
+        #expect(toast.state.message == nil)
+        #expect(hides.values == ["showToast", "showToast", "hideToast"], "the first toast's timer was cancelled")
+        token.cancel()
+    }
+
+    // MARK: Cancellation and errors
+
+    @Test func aSearchCancelledOnLogOutChangesNothing() async throws {
+        let test = TestDispatcher()
+        let clock = test.clock
+        try test.register(SearchStore.self) {
+            SearchStore(
+                client: SearchClient { _ in
+                    try await clock.sleep(for: .seconds(1))
+                    return ["milk"]
+                }, clock: clock)
+        }
+        let dispatcher = test.dispatcher
+        try test.dispatch(.search, payload: "mil") {
+            $0.modify(SearchStore.self) {
+                $0.query = "mil"
+                $0.isLoading = true
+            }
+        }
+        await test.clock.advance(by: .milliseconds(300))  // the request is in flight
+
+        // article-cancel-begin
+        dispatcher.cancelTasks(id: "search")  // on log-out: the answer in flight changes nothing
+        // article-cancel-end
+        await test.clock.advance(by: .seconds(2))
+
+        await test.finish()  // no action, no task error: a cancelled task's CancellationError is how it ends
+    }
+
+    @Test func aCancelledTaskThatThrowsAnotherErrorThanCancellationErrorIsReported() async throws {
+        let test = TestDispatcher()
+        let clock = test.clock
+        test.dispatcher.dispatchTask(id: "load") { _ in
+            do { try await clock.sleep(for: .seconds(1)) } catch { throw MalformedResponse() }  // its own "cancelled"
+        }
+
+        test.dispatcher.cancelTasks(id: "load")
+
+        try await test.receiveTaskError(id: "load", kind: .threw) { error in
+            #expect(error.error as? MalformedResponse == MalformedResponse())
+        }
+        await test.finish()
+    }
+
+    @Test func aSearchThatTimesOutReportsItOnSearchFinished() async throws {
+        let test = TestDispatcher()
+        let clock = test.clock
+        try test.register(SearchStore.self) {
+            SearchStore(
+                client: SearchClient { _ in
+                    try await clock.sleep(for: .seconds(60))
+                    return []
+                }, clock: clock)
+        }
+        try test.dispatch(.search, payload: "mil") {
+            $0.modify(SearchStore.self) {
+                $0.query = "mil"
+                $0.isLoading = true
+            }
+        }
+
+        await test.clock.advance(by: .seconds(6))
+
+        try await test.receive(.searchFinished, payload: nil, error: SearchError.timedOut) {
+            $0.modify(SearchStore.self) {
+                $0.isLoading = false
+                $0.failure = .timedOut
+            }
+        }
+        await test.finish()
+    }
+
+    @Test func anOfflineSearchIsShownByTheStore() async throws {
+        let test = TestDispatcher()
+        try test.register(SearchStore.self) {
+            SearchStore(client: SearchClient { _ in throw SearchError.offline }, clock: test.clock)
+        }
+        try test.dispatch(.search, payload: "mil") {
+            $0.modify(SearchStore.self) {
+                $0.query = "mil"
+                $0.isLoading = true
+            }
+        }
+
+        await test.clock.advance(by: .milliseconds(300))
+
+        try await test.receive(.searchFinished, error: SearchError.offline) {
+            $0.modify(SearchStore.self) {
+                $0.isLoading = false
+                $0.failure = .offline
+            }
+        }
+        await test.finish()
+    }
+
+    @Test func aTaskErrorReachesOnTaskError() async throws {
+        let test = TestDispatcher(exhaustivity: .off)
+        try test.register(SearchStore.self) {
+            SearchStore(client: SearchClient { _ in throw MalformedResponse() }, clock: test.clock)
+        }
+        let (dispatcher, logger) = (test.dispatcher, GuideLogger())
+        // article-onTaskError-begin
+        dispatcher.onTaskError = { error in
+            logger.error("\(error)")  // task "search" (an effect of search) failed: MalformedResponse()
+        }
+        // article-onTaskError-end
+
+        try dispatcher.dispatch(.search, payload: "mil")
+        await test.clock.advance(by: .milliseconds(300))
+
+        #expect(logger.messages.values == [#"task "search" (an effect of search) failed: MalformedResponse()"#])
+        await test.finish()
+    }
+
+    // MARK: The journal and replay
+
+    @Test func theJournalShowsEachStepsCauseAndItsEffects() async throws {
+        let url = temporaryURL("effects-history")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let (test, journal) = try makeRecordedSearch(writingTo: url)
+        try await typeMilk(into: test)
+        await test.finish()
+        journal.stop()
+
+        let history = journal.records.map(\.description).joined(separator: "\n")
+        let article = try ArticleCode.article("WorkingWithEffects")
+        #expect(article.contains("```\n\(history)\n```"), "\(history)")
+        #expect(article.contains("`← queued by #3`"))
+        #expect(JournalRecord.Cause.queued(byStep: 3).description == "queued by #3")
+        #expect(journal.records.map(\.cause) == [.outside, .outside, .effect("search", step: 2)])
+
+        // `todo history` prints the records of the file: the same lines.
+        #expect(try Journal.records(contentsOf: url).map(\.description) == journal.records.map(\.description))
+        let file = try String(contentsOf: url, encoding: .utf8)
+        #expect(file.contains(#""cause":{"effect":"search","step":2}"#))
+        #expect(article.contains(#"`"cause":{"effect":"search","step":2}`"#))
+        let started = #"{"effect":{"event":"started","index":0,"name":"search"},"kind":"effect","sequence":1"#
+        let cancelled = #"{"effect":{"event":"cancelled","index":0,"name":"search"},"kind":"effect","sequence":1"#
+        #expect(file.contains(started))
+        #expect(file.contains(cancelled))
+    }
+
+    @Test func aReplayRunsNoEffectAndDispatchesWhatTheEffectsDispatched() async throws {
+        let sessionURL = temporaryURL("effects-replay")
+        defer { try? FileManager.default.removeItem(at: sessionURL) }
+        let (test, journal) = try makeRecordedSearch(writingTo: sessionURL)
+        try await typeMilk(into: test)
+        await test.finish()
+        journal.stop()
+
+        // article-replay-begin
+        let fresh = Dispatcher()
+        try fresh.register(SearchStore.self) { SearchStore(client: SearchClient { _ in throw SearchError.offline }) }
+        let report = try Journal.replay(contentsOf: sessionURL, into: fresh)
+        print(report.allMatched, report.unfinishedEffects)  // true []: no request was made
+        // article-replay-end
+
+        #expect(report.allMatched)
+        #expect(report.replayed == 3)
+        #expect(report.unfinishedEffects.isEmpty)
+        #expect(fresh.runningTaskCount == 0)
+        #expect(try fresh.store(SearchStore.self).state == Search(query: "mil", results: ["milk", "mild"]))
+    }
+
+    @Test func aReplayOfAJournalCutShortListsTheEffectsThatNeverEnded() async throws {
+        let url = temporaryURL("effects-cut")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let (test, journal) = try makeRecordedSearch(exhaustivity: .off, writingTo: url)
+        try test.dispatcher.dispatch(.search, payload: "mil")  // its effect sleeps: the app stops here
+        journal.flush()
+
+        let fresh = Dispatcher()
+        try fresh.register(SearchStore.self) { SearchStore(client: catalogClient) }
+        let report = try Journal.replay(contentsOf: url, into: fresh)
+
+        #expect(report.unfinishedEffects == ["#1 search"])
+        #expect(fresh.runningTaskCount == 0)
+        test.dispatcher.cancelAllTasks()
+        await test.finish()
+        journal.stop()
+    }
+
+    // MARK: Time travel
+
+    /// Searches for "mil", steps back, and lets the search answer: its dispatch is held.
+    private func answerInThePast() async throws -> (TestDispatcher, Journal, SearchStore) {
+        let (test, journal) = try makeRecordedSearch(exhaustivity: .off)
+        let search = try test.dispatcher.store(SearchStore.self)
+        try test.dispatcher.dispatch(.search, payload: "mil")
+        try journal.stepBack()
+        await test.clock.advance(by: .milliseconds(300))
+        #expect(search.state == Search(), "the past, still")
+        return (test, journal, search)
+    }
+
+    @Test func returnToPresentDeliversTheHeldDispatchesInOrder() async throws {
+        let (test, journal) = try makeRecordedSearch(exhaustivity: .off)
+        let search = try test.dispatcher.store(SearchStore.self)
+        try test.dispatcher.dispatch(.search, payload: "mil")
+        try journal.stepBack()
+        let retyped = test.dispatcher.dispatchTask { try $0.dispatch(.search, payload: "milk") }
+        try await retyped.value  // held: it returned as a queued dispatch does
+        await test.clock.advance(by: .milliseconds(300))  // the search for "mil" answers: held behind it
+        #expect(search.state == Search())
+
+        try journal.returnToPresent()
+
+        #expect(journal.records.map(\.name) == ["search", "search", "searchFinished"])
+        #expect(journal.records.map(\.cause) == [.outside, .outside, .effect("search", step: 1)])
+        #expect(search.state == Search(query: "milk", results: ["milk", "mild"]))
+        test.dispatcher.cancelAllTasks()
+        await test.finish()
+    }
+
+    @Test func aStepForwardToTheLastStepDeliversTheHeldDispatches() async throws {
+        let (test, journal, search) = try await answerInThePast()
+
+        try journal.stepForward()
+
+        #expect(!journal.isTravelling)
+        #expect(search.state == Search(query: "mil", results: ["milk", "mild"]))
+        await test.finish()
+    }
+
+    @Test func resumeDropsTheHeldDispatchesAndReportsEach() async throws {
+        let (test, journal, search) = try await answerInThePast()
+
+        journal.resume()
+
+        #expect(search.state == Search())
+        try await test.receiveTaskError(id: "search", kind: .dropped) { error in
+            #expect(error.action == "searchFinished")
+            #expect(error.error as? JournalError == .heldDispatchDropped(action: "searchFinished", step: 0))
+        }
+        await test.finish()
+    }
+
+    @Test func stoppingInThePastDropsTheHeldDispatchesAndReportsEach() async throws {
+        let (test, journal, search) = try await answerInThePast()
+
+        journal.stop()
+
+        #expect(search.state == Search())
+        try await test.receiveTaskError(id: "search", kind: .dropped)
+        await test.finish()
+    }
+
+    @Test func aBatchFromATaskInThePastIsRefusedAndReported() async throws {
+        let (test, journal) = try makeRecordedSearch(exhaustivity: .off)
+        try test.dispatcher.dispatch(.search, payload: "mil")
+        try journal.stepBack()
+        test.dispatcher.cancelAllTasks()
+
+        let task = test.dispatcher.dispatchTask(id: "restore") { dispatcher in
+            try dispatcher.batch { batch in try batch.dispatch(.search, payload: "milk") }
+        }
+
+        await #expect(throws: JournalError.travelling(action: "search", step: 0)) { try await task.value }
+        try await test.receiveTaskError(id: "restore", kind: .refused) { error in
+            #expect(error.error as? JournalError == .travelling(action: "search", step: 0))
+        }
+        try await test.receiveTaskError(id: "restore", kind: .threw)
+        await test.finish()
+    }
+
+    @Test func theArticleShowsThisCode() throws {
+        try ArticleCode.expect(
+            article: "WorkingWithEffects", holdsTheRegionsOf: ["EffectsGuideModel.swift", "EffectsGuideTests.swift"],
+            named: ["search", "toast", "cancel", "onTaskError", "replay", "test", "taskError"])
+    }
+}
+
+// article-test-begin
+@Test func aSearchRunsOnceTheTypingPauses() async throws {
+    let test = TestDispatcher()
+    let client = SearchClient { query in ["milk", "mild", "mint"].filter { $0.hasPrefix(query) } }
+    try test.register(SearchStore.self) { SearchStore(client: client, clock: test.clock) }
+
+    try test.dispatch(.search, payload: "mi") {
+        $0.modify(SearchStore.self) { $0 = Search(query: "mi", isLoading: true) }
+    }
+    await test.clock.advance(by: .milliseconds(200))
+    try test.dispatch(.search, payload: "mil") { $0.modify(SearchStore.self) { $0.query = "mil" } }
+    await test.clock.advance(by: .milliseconds(300))  // "mi" was cancelled; "mil" has answered
+
+    try await test.receive(.searchFinished, payload: ["milk", "mild"]) {
+        $0.modify(SearchStore.self) { $0 = Search(query: "mil", results: ["milk", "mild"]) }
+    }
+    await test.finish()
+}
+// article-test-end
+
+@Test func anUnreadableResponseIsATaskError() async throws {
+    let test = TestDispatcher()
+    try test.register(SearchStore.self) {
+        SearchStore(client: SearchClient { _ in throw MalformedResponse() }, clock: test.clock)
+    }
+
+    try test.dispatch(.search, payload: "mil") {
+        $0.modify(SearchStore.self) {
+            $0.query = "mil"
+            $0.isLoading = true
+        }
+    }
+    await test.clock.advance(by: .milliseconds(300))
+
+    // article-taskError-begin
+    try await test.receiveTaskError(id: "search", kind: .threw) { error in
+        #expect(error.error as? MalformedResponse == MalformedResponse())
+    }
+    // article-taskError-end
+    await test.finish()
+}
