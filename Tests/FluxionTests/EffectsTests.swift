@@ -109,4 +109,18 @@ import Testing
         #expect(error.hasTaskID("late"))
         #expect(error.error as? FluxionError == .effectOutsideHandler("late"))
     }
+
+    @Test func effectsKeptPastTheirHandlerCallAreRefusedInALaterActionsHandlerToo() async throws {
+        let service = SearchService()
+        let (dispatcher, search, errors) = try makeSearchDispatcher(service: service)
+        try dispatcher.dispatch(.findProducts, payload: "mil")
+
+        try dispatcher.dispatch(.useKeptEffects)
+
+        #expect(search.state.query == "stale")
+        #expect(dispatcher.runningTaskCount == 1)  // the search alone
+        #expect(errors.values.map { $0.error as? FluxionError } == [.effectOutsideHandler("stale")])
+        await service.respond(to: "mil", with: [])
+        await dispatcher.waitUntilDrained()
+    }
 }

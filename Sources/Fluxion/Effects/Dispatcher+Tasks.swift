@@ -54,9 +54,11 @@ extension Dispatcher {
         id: TaskKey?,
         cancellingInFlight: Bool,
         priority: TaskPriority?,
+        inStep step: UInt64,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Void
     ) {
-        guard holdsTurn(), transaction.isOpen else {
+        // NB: `steps` is read only once this thread is known to hold the turn.
+        guard holdsTurn(), transaction.isOpen, steps.isRunning, steps.serial == step else {
             let name = id.map { "\($0.value)" }
             return report(
                 TaskError(.refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(name)))

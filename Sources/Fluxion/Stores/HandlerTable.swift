@@ -91,7 +91,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
     /// ```
     ///
     /// The effects start when the action commits, and not at all if it rolls
-    /// back; see ``Effects``. Otherwise this is ``on(_:_:)-(ActionName<Payload>,(inout State,Action<Payload>)->Void)``.
+    /// back; see ``Effects``. Otherwise this is the two-parameter form, ``on(_:_:)-5ira6``.
     ///
     /// - Parameters:
     ///   - name: The action name to handle.

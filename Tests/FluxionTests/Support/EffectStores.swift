@@ -18,6 +18,11 @@ extension ActionName where Payload == [String] {
     static var productsFound: Self { "effects.productsFound" }
 }
 
+extension ActionName where Payload == Void {
+    /// Asks for an effect through the `Effects` an earlier `findProducts` handler call kept.
+    static var useKeptEffects: Self { "effects.useKeptEffects" }
+}
+
 extension ActionName where Payload == Int {
     /// Asks for that many effects, each recording its index.
     static var askForEffects: Self { "effects.askForEffects" }
@@ -71,6 +76,7 @@ final class ProductSearchStore: Store<Catalog>, @unchecked Sendable {  // locked
                 state.results = action.payload
                 state.isLoading = false
             }
+            .on(.useKeptEffects, ProductSearchStore.useKeptEffects)
     }
 
     func find(_ state: inout Catalog, _ action: Action<String>, _ effects: Effects) {
@@ -81,6 +87,11 @@ final class ProductSearchStore: Store<Catalog>, @unchecked Sendable {  // locked
         effects.run(id: "search", cancelInFlight: true) { dispatcher in
             try dispatcher.dispatch(.productsFound, payload: await service.results(for: query))
         }
+    }
+
+    func useKeptEffects(_ state: inout Catalog, _ action: Action<Void>) {
+        state.query = "stale"
+        keptEffects.value?.run(id: "stale") { _ in }
     }
 
     func findWithTask(_ state: inout Catalog, _ action: Action<String>) {
