@@ -17,6 +17,9 @@ import Testing
             (["import", "todos.json"], .importFile("todos.json")),
             (["history"], .history(nil)),
             (["history", "s.jsonl"], .history("s.jsonl")),
+            (["history", "--html", "p.html"], .history(nil, html: "p.html")),
+            (["history", "s.jsonl", "--html=p.html"], .history("s.jsonl", html: "p.html")),
+            (["--html", "p.html", "history", "s.jsonl"], .history("s.jsonl", html: "p.html")),
             (["replay", "s.jsonl"], .replay("s.jsonl")),
             (["back"], .back),
             (["forward"], .forward),
@@ -59,6 +62,9 @@ import Testing
         (["--record"], .missingArgument(command: "--record", argument: "a file path"), 2),
         (["replay"], .missingArgument(command: "replay", argument: "a journal file"), 2),
         (["history", "a", "b"], .unexpectedArgument(command: "history", argument: "b"), 2),
+        (["history", "--html"], .missingArgument(command: "--html", argument: "a file path"), 2),
+        (["add", "milk", "--html", "p.html"], .unexpectedArgument(command: "add", argument: "--html"), 2),
+        (["--html=p.html"], .unexpectedArgument(command: "todo", argument: "--html"), 2),
     ])
     func rejectsBadArguments(arguments: [String], error: CommandLineError, status: Int32) {
         #expect(throws: error) { try CommandParser.parse(arguments: arguments) }
@@ -70,6 +76,9 @@ import Testing
         #expect(try CommandParser.words(in: #"add """#) == ["add", ""])
         #expect(try CommandParser.parse(line: "   ") == nil)
         #expect(try CommandParser.parse(line: "add Call mom") == .add("Call mom"))
+        #expect(try CommandParser.parse(line: "history --html 'my page.html'") == .history(nil, html: "my page.html"))
+        #expect(
+            try CommandParser.parse(line: "history s.jsonl --html=p.html") == .history("s.jsonl", html: "p.html"))
         #expect(throws: CommandLineError.unterminatedQuote) { try CommandParser.parse(line: #"add "Buy"#) }
     }
 }

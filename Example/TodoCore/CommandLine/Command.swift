@@ -16,8 +16,9 @@ public enum Command: Equatable, Sendable {
     case stats
     /// `import FILE`: add the items of a JSON file.
     case importFile(String)
-    /// `history [FILE]`: print the actions of a journal file, or of this session, each with its changes.
-    case history(String?)
+    /// `history [FILE] [--html PAGE]`: print the actions of a journal file, or of this session, each with
+    /// its changes; with `html`, write them instead as a page to open in a browser (the journal viewer).
+    case history(String?, html: String? = nil)
     /// `replay FILE`: replay a journal file into an empty app and say whether every state matched.
     case replay(String)
     /// `back`: move the stores one action back in this session's journal (time travel).

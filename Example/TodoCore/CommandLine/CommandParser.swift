@@ -1,7 +1,7 @@
 /// Turns a command line, or a line typed in the interactive mode, into a ``Command``.
 ///
 /// ```
-/// todo [--file PATH] [--verbose] [--interactive] [COMMAND [ARGUMENT…]]
+/// todo [--file PATH] [--verbose] [--interactive] [--record FILE] [COMMAND [ARGUMENT…]]
 /// ```
 ///
 /// Options may come anywhere until `--`, after which every word is an
@@ -14,6 +14,7 @@ public enum CommandParser {
     public static func parse(arguments: [String]) throws -> Invocation {
         var invocation = Invocation()
         var words: [String] = []
+        var page: String?
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             if argument == "--" {
@@ -45,11 +46,25 @@ public enum CommandParser {
                 invocation.recordFile = path
             case let option where option.hasPrefix("--record="):
                 invocation.recordFile = String(option.dropFirst("--record=".count))
+            case "--html":
+                guard let path = remaining.popFirst() else {
+                    throw CommandLineError.missingArgument(command: "--html", argument: "a file path")
+                }
+                page = path
+            case let option where option.hasPrefix("--html="):
+                page = String(option.dropFirst("--html=".count))
             default:
                 throw CommandLineError.unknownOption(argument)
             }
         }
         invocation.command = try command(from: words)
+        if let page {
+            // NB: `--html` belongs to `history`; as an option it may come anywhere, as the others do.
+            guard case .history(let file, nil) = invocation.command else {
+                throw CommandLineError.unexpectedArgument(command: words.first ?? "todo", argument: "--html")
+            }
+            invocation.command = .history(file, html: page)
+        }
         return invocation
     }
 
@@ -102,10 +117,31 @@ public enum CommandParser {
         case "replay":
             return .replay(try single(arguments, of: name, naming: "a journal file"))
         case "history":
-            return .history(arguments.isEmpty ? nil : try single(arguments, of: name, naming: "a journal file"))
+            return try history(arguments)
         default:
             throw CommandLineError.unknownCommand(name)
         }
+    }
+
+    /// `history [FILE] [--html PAGE]`, the option before or after the file.
+    private static func history(_ arguments: [String]) throws -> Command {
+        var files: [String] = []
+        var page: String?
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--html" {
+                guard let path = remaining.popFirst() else {
+                    throw CommandLineError.missingArgument(command: "--html", argument: "a file path")
+                }
+                page = path
+            } else if argument.hasPrefix("--html=") {
+                page = String(argument.dropFirst("--html=".count))
+            } else {
+                files.append(argument)
+            }
+        }
+        let file = files.isEmpty ? nil : try single(files, of: "history", naming: "a journal file")
+        return .history(file, html: page)
     }
 
     private static func single(_ arguments: [String], of command: String, naming argument: String) throws -> String {

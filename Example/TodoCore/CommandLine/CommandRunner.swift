@@ -48,8 +48,9 @@ public struct CommandRunner: Sendable {
             return TodoRenderer.list(app.todos.state, filter: app.filter.state)
         case .stats:
             return TodoRenderer.stats(app.stats.state)
-        case .history(let path):
-            return try history(path)
+        case .history(let path, let page):
+            guard let page else { return try history(path) }
+            return try writePage(page, of: path)
         case .replay(let path):
             return try SessionReplay.replay(URL(fileURLWithPath: path))
         case .back, .forward:
@@ -74,6 +75,20 @@ public struct CommandRunner: Sendable {
             records = journal.records
         }
         return records.isEmpty ? "no actions recorded" : records.map(\.description).joined(separator: "\n")
+    }
+
+    /// Writes the journal viewer of a journal file, or of this session, to `page`.
+    private func writePage(_ page: String, of path: String?) throws -> String {
+        let url = URL(fileURLWithPath: page)
+        if let path {
+            try Journal.writeViewer(contentsOf: URL(fileURLWithPath: path), to: url)
+        } else {
+            guard let journal else {
+                throw CommandLineError.missingArgument(command: "history", argument: "a journal file")
+            }
+            try journal.writeViewer(to: url)
+        }
+        return "wrote \(page): open it in a browser"
     }
 
     /// Moves the stores one action back or forward; the views show the list as it was there.

@@ -25,6 +25,8 @@ public enum HelpText {
               import FILE       add the todos of a JSON file: [{"title": "Buy milk", "isDone": false}]
               history [FILE]    print the actions a journal recorded, each with its changes
                                 (without FILE, in an interactive session: this session's)
+                --html PAGE     instead, write them as a web page to open in a browser:
+                                the timeline, each action's changes, the states, the effects
               replay FILE       replay a recorded journal into an empty list; say whether
                                 every state, and the final list, match the recording
               back, forward     in an interactive session: move the list one action back

@@ -1,0 +1,107 @@
+import Foundation
+
+// The viewer: a journal as one self-contained HTML page, to open in a browser from a file.
+extension Journal {
+    /// A page that shows the steps in memory: one self-contained HTML file to open in a browser.
+    ///
+    /// ```swift
+    /// try journal.writeViewer(to: URL(fileURLWithPath: "session.html"))
+    /// ```
+    ///
+    /// The page lists every step with its time, action, payload, error and
+    /// cause; draws the effects' lifetimes on a time axis; and shows, for the
+    /// step selected, the diff of each store it changed and the state of every
+    /// store after it. It filters by store and action, searches, and steps
+    /// back and forth with the keyboard. It needs no network: its styles and
+    /// script are inline, and it can also open any journal file the user picks.
+    ///
+    /// The page holds the payloads and states as the journal holds them in
+    /// memory, unredacted; to share a session, build the page from its file
+    /// with ``viewer(contentsOf:)``, which keeps what the file redacted out.
+    ///
+    /// - Returns: The HTML text of the page.
+    public func viewer() -> String {
+        let name = fileURL?.lastPathComponent ?? "journal in memory"
+        return JournalViewerPage.html(embedding: Data(linesInMemory().utf8), name: name)
+    }
+
+    /// Writes ``viewer()`` to `url`, readable and writable by its owner only, as the journal file is.
+    ///
+    /// - Throws: ``JournalError/unreadableFile(path:reason:)`` when the file cannot be written.
+    public func writeViewer(to url: URL) throws {
+        try Self.write(viewer(), to: url)
+    }
+
+    /// A page that shows the journal file at `url`: see ``viewer()``.
+    ///
+    /// ```swift
+    /// let html = try Journal.viewer(contentsOf: sessionURL)
+    /// ```
+    ///
+    /// The file's lines are embedded as they are; a line the page cannot read
+    /// (one cut short when the app stopped) is named on the page and skipped.
+    ///
+    /// - Throws: ``JournalError`` when the file cannot be read or does not start with a journal's header.
+    public static func viewer(contentsOf url: URL) throws -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw JournalError.unreadableFile(path: url.path, reason: exists ? "\(error)" : "there is no such file")
+        }
+        let firstLine = data.prefix { $0 != UInt8(ascii: "\n") }
+        guard let header = String(data: firstLine, encoding: .utf8) else {
+            throw JournalError.notAJournal(path: url.path, reason: "it is not UTF-8 text")
+        }
+        try JournalReplayer.checkHeader(of: JournalLine.decode(header), path: url.path)
+        return JournalViewerPage.html(embedding: data, name: url.lastPathComponent)
+    }
+
+    /// Writes the page of the journal file at `journal` to `url`: see ``viewer(contentsOf:)``.
+    ///
+    /// - Throws: ``JournalError`` when the journal cannot be read, or the page cannot be written.
+    public static func writeViewer(contentsOf journal: URL, to url: URL) throws {
+        try write(viewer(contentsOf: journal), to: url)
+    }
+
+    /// Writes a page, owner-only (0600): it holds the users' data that the journal holds.
+    private static func write(_ page: String, to url: URL) throws {
+        let manager = FileManager.default
+        try? manager.removeItem(at: url)
+        guard manager.createFile(atPath: url.path, contents: Data(page.utf8), attributes: [.posixPermissions: 0o600])
+        else {
+            throw JournalError.unreadableFile(path: url.path, reason: "it cannot be created")
+        }
+    }
+
+    /// The steps in memory as a journal file's lines, times to the millisecond, each effect's start and end
+    /// placed among the steps by time.
+    func linesInMemory() -> String {
+        let entries = contents.withLock { $0.entries.all }
+        let encoder = JSONValue.encoder
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date))
+        }
+        var text = ""
+        func append(_ line: JournalLine) {
+            guard let data = try? encoder.encode(line) else { return }
+            text += String(decoding: data, as: UTF8.self) + "\n"
+        }
+        append(JournalLine.header(at: entries.first?.time ?? Date(), redacting: []))
+        var seen: Set<String> = []
+        var pending: [JournalLine] = []
+        for entry in entries {
+            pending.sort { ($0.time ?? .distantPast) < ($1.time ?? .distantPast) }
+            while let first = pending.first, (first.time ?? .distantPast) < entry.time {
+                append(pending.removeFirst())
+            }
+            append(JournalLine(entry, redacting: [], seen: &seen))
+            pending += JournalLine.effectLines(of: entry)
+        }
+        pending.sort { ($0.time ?? .distantPast) < ($1.time ?? .distantPast) }
+        pending.forEach(append)
+        return text
+    }
+}
