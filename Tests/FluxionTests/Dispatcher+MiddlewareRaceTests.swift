@@ -38,7 +38,7 @@ final class MiddlewareRaceFastStore: Store<Int>, @unchecked Sendable {  // locke
     }
 }
 
-@Suite struct DispatcherMiddlewareRaceTests {
+@Suite(.timeLimit(.minutes(1))) struct DispatcherMiddlewareRaceTests {
     /// A dispatch whose store another thread is creating gives its turn up while it waits, but
     /// before its middleware starts: middleware always sees one action at a time, start to end.
     @Test func middlewareSeesOneActionAtATimeWhileAStoreIsCreatedElsewhere() async throws {
@@ -85,6 +85,56 @@ final class MiddlewareRaceFastStore: Store<Int>, @unchecked Sendable {  // locke
             "each action leaves the middleware before the next enters: \(log.values)")
         #expect(log.count == 6)
         await dispatcher.waitUntilDrained()
+        #expect(try dispatcher.store(MiddlewareRaceSlowStore.self).state == 1)
+    }
+
+    /// A queued action reads the chain's version, then gives its turn up while another thread creates
+    /// its store; a middleware removed meanwhile is released at once, and that action does not reach it.
+    @Test func aMiddlewareRemovedWhileAnActionWaitsForItsStoreIsReleasedAndNeverSeesIt() throws {
+        let dispatcher = Dispatcher()
+        let factoryStarted = Gate()
+        let releaseFactory = Gate()
+        try dispatcher.register(MiddlewareRaceSlowStore.self) {
+            factoryStarted.open()
+            releaseFactory.wait()
+            return MiddlewareRaceSlowStore()
+        }
+        let turnHeld = Gate()
+        try dispatcher.register(MiddlewareRaceFastStore.self) { MiddlewareRaceFastStore(turnHeld: turnHeld) }
+        _ = try dispatcher.store(MiddlewareRaceFastStore.self)
+        let seen = Recorder<String>()
+        var capture: MiddlewareCapture? = MiddlewareCapture()
+        weak let released = capture
+        let id = dispatcher.addMiddleware(
+            ClosureMiddleware(observesChanges: false) { [capture] action, next in
+                _ = capture
+                seen.append(action.name)
+                return try next(action)
+            })
+        capture = nil
+        let releasedAtRemoval = LockedBox(false)
+
+        let finished = finishesInTime {
+            let group = DispatchGroup()
+            group.runOnNewThread {
+                _ = try? dispatcher.store(MiddlewareRaceSlowStore.self)
+            }
+            factoryStarted.wait()
+            group.runOnNewThread {
+                try? dispatcher.dispatch(.kick)  // queues `.slowPing`, which then waits for its store
+            }
+            turnHeld.wait()
+            // Runs once the other thread, waiting for the slow store, has given its turn up.
+            try? dispatcher.dispatch(.fastPing)
+            dispatcher.removeMiddleware(id)
+            releasedAtRemoval.value = released == nil
+            releaseFactory.open()
+            group.wait()
+        }
+
+        try #require(finished, "the dispatches and the factory wait for each other")
+        #expect(releasedAtRemoval.value, "released at once: no action ran through it")
+        #expect(seen.values == ["middlewareRaceKick", "middlewareRaceFastPing"], "removed before .slowPing reached it")
         #expect(try dispatcher.store(MiddlewareRaceSlowStore.self).state == 1)
     }
 }

@@ -53,8 +53,7 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A middleware's ``MiddlewareNext`` was called outside its
     /// ``Middleware/dispatch(_:next:)`` call: after it returned, from another
     /// thread, or from a handler or observer of the action it passed on; the
-    /// action is named. It reached no store; the middleware after the caller
-    /// in the chain, if any, had run.
+    /// action is named. It reached no other middleware and no store.
     case middlewareNextOutsideDispatch(String)
 
     /// A batch was started, or a batch's action dispatched, while an action

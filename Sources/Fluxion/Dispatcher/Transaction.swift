@@ -41,8 +41,6 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         var queued = ActionQueue()
         /// Whether the middleware chain is running an action: the turn is then kept throughout.
         var isInMiddleware = false
-        /// A run of the chain that ended with no `next` outliving it, for the next action to reuse.
-        var spareMiddlewareRun: MiddlewareRun?
         /// Whether one of the batch's actions is running (its middleware, handlers or hooks).
         var isRunningBatchAction = false
         /// The routes of the action running now, with their stores; kept until its changes are delivered.
@@ -66,6 +64,8 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     // NB: only the thread holding the dispatch turn touches the transaction, so its
     // state skips the run-time exclusivity checks, as a lock-guarded value's does.
     @exclusivity(unchecked) private var state = State()
+    /// The run of the middleware chain kept for the next action to reuse.
+    @exclusivity(unchecked) var middlewareRuns = MiddlewareRunCache()
 
     var isOpen: Bool { state.isOpen }
     var isBatch: Bool { state.isBatch }
@@ -73,18 +73,6 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     var actionName: String { state.actionName }
 
     var isInMiddleware: Bool { state.isInMiddleware }
-
-    /// Takes the spare run of the chain, if it is a run of the chain's `version`.
-    func takeSpareMiddlewareRun(of version: UInt64) -> MiddlewareRun? {
-        guard let spare = state.spareMiddlewareRun else { return nil }
-        state.spareMiddlewareRun = nil
-        return spare.version == version ? spare : nil
-    }
-
-    /// Keeps `run`, which no `next` outlived, for the next action through the chain to reuse.
-    func keepSpareMiddlewareRun(_ run: MiddlewareRun) {
-        state.spareMiddlewareRun = run
-    }
 
     /// Starts running an action through the middleware chain; returns whether one was running, for `endMiddleware`.
     func beginMiddleware() -> Bool {

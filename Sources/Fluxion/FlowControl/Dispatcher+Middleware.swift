@@ -15,11 +15,21 @@ extension Dispatcher {
 
     /// Removes a middleware from the chain.
     ///
+    /// When this returns, the dispatcher holds the middleware no more, and
+    /// releases it: what it captured is freed with it (a stopped ``Journal``'s
+    /// steps, say). An action running on another thread keeps the chain it
+    /// started with, so this waits for it to end, as a dispatch would. Called
+    /// by an action's own middleware, handler or observer, the middleware is
+    /// released once that action has left it.
+    ///
     /// - Returns: Whether it was in the chain.
     @discardableResult
     public func removeMiddleware(_ id: MiddlewareID) -> Bool {
-        let removed = state.withLock { $0.middleware.remove(id) }
-        return !removed.isEmpty  // NB: the removed middleware is released here, outside the lock
+        let (removed, version) = state.withLock { ($0.middleware.remove(id), $0.middleware.version) }
+        guard !removed.isEmpty else { return false }
+        // NB: only the turn holder touches the transaction, whose kept run may hold the middleware.
+        _ = withTurn { transaction.middlewareRuns.drop(before: version) }
+        return true  // NB: the removed middleware, and the dropped run, are released here, outside the lock
     }
 
     /// Runs `action` through the middleware chain, then through `list`, the routes of its name, if
@@ -28,7 +38,7 @@ extension Dispatcher {
     /// - Parameter version: The chain's version when the action was dispatched: the spare run of
     ///   that version serves, or a new run of the chain as it is now.
     func runMiddleware(_ action: AnyAction, version: UInt64, then list: RouteList) throws -> [AnyStoreChange] {
-        guard var run = transaction.takeSpareMiddlewareRun(of: version) ?? makeMiddlewareRun() else {
+        guard var run = transaction.middlewareRuns.take(of: version) ?? makeMiddlewareRun() else {
             // NB: the last middleware was removed since the action was dispatched.
             try runHandlers(action, through: list)
             return []
@@ -40,9 +50,9 @@ extension Dispatcher {
             transaction.endMiddleware(restoring: outer)
             // NB: a run no `next` outlived is the dispatcher's alone again: the next action reuses it.
             if isKnownUniquelyReferenced(&run) {
-                transaction.keepSpareMiddlewareRun(run)
+                transaction.middlewareRuns.keep(run)
             } else {
-                run.keepDispatcher()
+                run.outlive()
             }
         }
         return try runMiddleware(action, from: run)
@@ -66,18 +76,32 @@ extension Dispatcher {
     /// - Returns: The changes the action produced.
     func runMiddleware(_ action: AnyAction, from next: MiddlewareNext) throws -> [AnyStoreChange] {
         let run = next.run
-        guard next.position == run.chain.count else {
-            return try run.dispatch(action, at: next.position, next: next.following)
-        }
         // NB: a `next` kept past its run, taken to another thread, or called by a handler or observer
-        // of the action it passes on, must not reach the stores; the thread running the chain holds
-        // the turn, and may read the transaction.
-        guard run.isRunning(on: .current), !run.isReachingStores else {
+        // of the action it passes on, reaches no middleware and no store: its run may hold no chain
+        // any more. The thread running the chain holds the turn, and may read the transaction.
+        let thread = ThreadID.current
+        guard run.isRunning(on: thread) else {
             throw FluxionError.middlewareNextOutsideDispatch(action.name)
         }
-        run.isReachingStores = true
-        defer { run.isReachingStores = false }
-        let list = run.routes(of: action.name) ?? state.withLock { $0.index.list(for: action.name) }
+        guard next.position == run.count else {
+            return try run.dispatch(action, at: next.position, next: next.following)
+        }
+        let lent = run.routes(of: action.name)
+        run.enterStores()
+        defer { run.leaveStores(on: thread) }
+        guard let lent else {
+            return try reachStores(action, through: state.withLock { $0.index.list(for: action.name) }, from: run)
+        }
+        // NB: the dispatch that began the run holds the list until the run ends: it is lent uncounted.
+        return try lent._withUnsafeGuaranteedRef { try reachStores(action, through: $0, from: run) }
+    }
+
+    /// Runs `action` through the stores of `list`, past the last middleware of `run`.
+    ///
+    /// - Returns: The changes the action produced, if the run's middleware observe them.
+    private func reachStores(_ action: AnyAction, through list: RouteList, from run: MiddlewareRun) throws
+        -> [AnyStoreChange]
+    {
         guard run.collectsChanges, !transaction.isBatch else {
             try runHandlers(action, through: list)
             return []

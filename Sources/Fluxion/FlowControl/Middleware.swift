@@ -65,7 +65,9 @@ extension Middleware {
 /// It serves the ``Middleware/dispatch(_:next:)`` call it was passed to, on
 /// that call's thread; called later, from another thread, or from a handler or
 /// observer of the action it passed on, it throws
-/// ``FluxionError/middlewareNextOutsideDispatch(_:)``.
+/// ``FluxionError/middlewareNextOutsideDispatch(_:)`` at once: the action
+/// reaches no other middleware and no store. A kept `next` keeps its
+/// dispatcher alive, but not the middleware.
 public struct MiddlewareNext {
     /// The dispatcher the action goes through, for reading stores or dispatching more (queued).
     public var dispatcher: Dispatcher { run.dispatcher }

@@ -6,34 +6,37 @@ import CFluxionAtomics
 /// action down the chain neither allocates nor counts references to the
 /// dispatcher, which its stores' weak references make costly. A run whose
 /// `next` a middleware kept past its call is not reused: it keeps the
-/// dispatcher alive instead, for that `next`, which is refused when called.
+/// dispatcher alive instead, for that `next`, which is refused when called,
+/// and lets its middleware go, as that `next` never reaches them.
 final class MiddlewareRun {
     /// NB: not retained while the dispatcher keeps the run for reuse, as its transaction owns the
     /// run then; `keeper` retains it once a kept `next` takes the run out of the dispatcher's hands.
     let unretainedDispatcher: Unmanaged<Dispatcher>
     private var keeper: Dispatcher?
-    /// The chain the run goes through, outermost first; it is not empty.
-    let chain: [MiddlewareEntry]
+    /// The chain the run goes through, outermost first; not empty until `outlive()` empties it.
+    private var chain: [MiddlewareEntry]
     /// `chain`'s entries, which it holds, lent to their calls without a reference count.
-    private let unretainedChain: [Unmanaged<MiddlewareEntry>]
+    private var unretainedChain: [Unmanaged<MiddlewareEntry>]
+    /// How many middleware the chain has: a `next` at this position reaches the stores.
+    let count: Int
     /// The version of the chain, as ``MiddlewareChain`` counts them.
     let version: UInt64
     /// Whether the stores' changes are gathered for the middleware.
     let collectsChanges: Bool
     /// The thread running an action through the chain now, or zero: a C11 atomic, which a `next`
     /// called on any thread reads first. Only the thread it names may read the fields below.
+    /// Zero too while the action reaches the stores: their handlers and observers may not pass it on again.
     private let runningThread = UnsafeMutablePointer<fluxion_counter>.allocate(capacity: 1)
     /// The name the action was dispatched with, and its routes.
     /// NB: the list is lent by the dispatch, which holds it until the run ends.
     private var name = ""
     private var unretainedList: Unmanaged<RouteList>?
-    /// Whether the action is reaching the stores now: their handlers and observers may not pass it on again.
-    var isReachingStores = false
 
     init(dispatcher: Dispatcher, chain: [MiddlewareEntry], version: UInt64, collectsChanges: Bool) {
         unretainedDispatcher = Unmanaged.passUnretained(dispatcher)
         self.chain = chain
         unretainedChain = chain.map(Unmanaged.passUnretained)
+        count = chain.count
         self.version = version
         self.collectsChanges = collectsChanges
         fluxion_counter_init(runningThread)
@@ -63,18 +66,65 @@ final class MiddlewareRun {
         unretainedList = nil
     }
 
-    /// Whether `thread` runs an action through this run now; only then may it ask for `routes(of:)`.
+    /// Whether `thread` runs an action through this run now, short of its stores; only then may it ask
+    /// for `routes(of:)`.
     func isRunning(on thread: ThreadID) -> Bool {
         fluxion_counter_load(runningThread) == UInt64(thread.raw)
     }
 
-    /// The routes of the action the run began, if `name` is still its name.
-    func routes(of name: String) -> RouteList? {
-        name == self.name ? unretainedList?.takeUnretainedValue() : nil
+    /// Passes the action to the stores: no `next` of the run is served until `leaveStores(on:)`.
+    func enterStores() {
+        fluxion_counter_store(runningThread, 0)
     }
 
-    /// Keeps the dispatcher alive for as long as the run lives: a `next` of it outlived its call.
-    func keepDispatcher() {
+    /// Takes the action back from the stores, on `thread`, which runs it.
+    func leaveStores(on thread: ThreadID) {
+        fluxion_counter_store(runningThread, UInt64(thread.raw))
+    }
+
+    /// The routes of the action the run began, if `name` is still its name; lent by the dispatch.
+    func routes(of name: String) -> Unmanaged<RouteList>? {
+        name == self.name ? unretainedList : nil
+    }
+
+    /// A `next` of the run outlived its call: keeps the dispatcher alive for as long as the run lives,
+    /// and lets the middleware go.
+    ///
+    /// NB: the run has ended, so every `next` of it is refused before it reads the chain.
+    func outlive() {
         keeper = dispatcher
+        unretainedChain = []
+        chain = []
+    }
+}
+
+/// The run of the middleware chain a dispatcher keeps for the next action, in its transaction.
+///
+/// Only the thread holding the dispatch turn touches it: ``Dispatcher/removeMiddleware(_:)``
+/// takes the turn to drop a run that holds what it removed.
+struct MiddlewareRunCache {
+    /// A run that ended with no `next` outliving it.
+    private var spare: MiddlewareRun?
+    /// The oldest version of the chain a run may be kept for: a removal raises it, so that a run
+    /// still going through a removed middleware is not kept once its action ends.
+    private var oldestVersion: UInt64 = 0
+
+    /// Takes the spare run, if it is a run of the chain's `version`.
+    mutating func take(of version: UInt64) -> MiddlewareRun? {
+        guard let spare = spare.take() else { return nil }
+        return spare.version == version ? spare : nil
+    }
+
+    /// Keeps `run`, which no `next` outlived, for the next action to reuse, unless the chain lost a middleware since.
+    mutating func keep(_ run: MiddlewareRun) {
+        if run.version >= oldestVersion { spare = run }
+    }
+
+    /// Drops the spare run, and each run that ends from now on, if it is older than `version`; returns
+    /// the dropped run, for the caller to release.
+    mutating func drop(before version: UInt64) -> MiddlewareRun? {
+        oldestVersion = max(oldestVersion, version)
+        guard let run = spare, run.version < version else { return nil }
+        return spare.take()
     }
 }
