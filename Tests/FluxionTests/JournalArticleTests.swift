@@ -20,9 +20,7 @@ import Testing
             // article-record-end
             #expect(journal.records.last?.description == "#1 journalShelve(Dune)\n  ShelfStore.books[0]: + \"Dune\"")
             journal.stop()
-            let recorder = try Journal(recording: dispatcher, writingTo: sessionURL, redactingKeys: ["password"])
-            try dispatcher.dispatch(.shelve, payload: "Emma")
-            recorder.stop()
+            try record(dispatcher, to: sessionURL)
         }
         // article-replay-begin
         let fresh = Dispatcher()
@@ -44,13 +42,22 @@ import Testing
         #expect(try fresh.store(ShelfStore.self).state.books == ["Dune", "Emma", "Ulysses", "Walden"])
     }
 
+    private func record(_ dispatcher: Dispatcher, to sessionURL: URL) throws {
+        // article-file-begin
+        let journal = try Journal(recording: dispatcher, writingTo: sessionURL, redactingKeys: ["password"])
+        journal.onWriteError = { error in print("journal: \(error)") }
+        // article-file-end
+        try dispatcher.dispatch(.shelve, payload: "Emma")
+        journal.stop()
+    }
+
     @Test func theArticleShowsTheCodeVerbatim() throws {
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let article = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Sources/Fluxion/Fluxion.docc/RecordingReplayingAndTimeTravel.md"),
             encoding: .utf8)
-        for marker in ["record", "replay", "travel"] {
+        for marker in ["record", "file", "replay", "travel"] {
             let snippet = try #require(
                 source.components(separatedBy: "// article-\(marker)-begin\n").last?
                     .components(separatedBy: "// article-\(marker)-end").first)

@@ -147,7 +147,7 @@ extension Dispatcher {
     private func reportThrown(_ error: any Error, by task: TrackedTask) -> EffectOutcome {
         if error is CancellationError, Task.isCancelled || isCancelled(task) { return .cancelled }
         report(TaskError(.threw, taskID: task.id?.value, action: task.effect?.action, error: error))
-        return .failed("\(error)")
+        return .failed(error)
     }
 
     /// Forgets an ended task, and resumes the drain waiters if nothing else runs.

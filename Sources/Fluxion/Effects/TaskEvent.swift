@@ -11,11 +11,11 @@ enum TaskEvent: Sendable {
 }
 
 /// How an effect's task ended.
-enum EffectOutcome: Sendable, Equatable {
+enum EffectOutcome: Sendable {
     /// Its work returned.
     case finished
-    /// Its work threw this error, described.
-    case failed(String)
+    /// Its work threw this error: a journal describes it, with its redacted keys hidden in its file.
+    case failed(any Error)
     /// It was cancelled, and its work ended with `CancellationError`.
     case cancelled
 }

@@ -1,14 +1,38 @@
 /// A field-by-field comparison of two values, read with `Mirror`, for logs.
 package enum StateDiff {
+    /// What a value under a redacted key prints as.
+    package static let redactedText = "‹redacted›"
+
     /// One line per leaf that differs, as `path: old → new`; for example
     /// `items[1].isDone: false → true`, or `items[2]: + Todo(…)` for an added element.
-    package static func lines(from old: Any, to new: Any) -> [String] {
+    ///
+    /// With `keys`, no value under one of them is printed, by its structure: a
+    /// field or a dictionary entry named by a key that changed prints as
+    /// `path: ‹redacted›`, and a whole value that is added, removed or replaced
+    /// prints with such fields as `‹redacted›`, at any depth.
+    package static func lines(from old: Any, to new: Any, redacting keys: Set<String> = []) -> [String] {
         var lines: [String] = []
-        compare(old, new, at: "", into: &lines)
+        compare(old, new, at: "", keys: keys, into: &lines)
         return lines
     }
 
-    private static func compare(_ old: Any, _ new: Any, at path: String, into lines: inout [String]) {
+    /// `value` as `String(reflecting:)` prints it (`String(describing:)` unless `qualified`), or, when a
+    /// field or dictionary entry under one of `keys` is in it, printed from its structure with those as `‹redacted›`.
+    package static func describe(_ value: Any, redacting keys: Set<String>, qualified: Bool = true) -> String {
+        describe(value, keys: keys, isEntry: false, qualified: qualified)
+    }
+
+    private static func describe(_ value: Any, keys: Set<String>, isEntry: Bool, qualified: Bool = true) -> String {
+        if !keys.isEmpty {
+            var printer = RedactingPrinter(keys: keys)
+            let text = printer.print(value, isEntry: isEntry, qualified: qualified)
+            if printer.didRedact { return text }
+        }
+        return qualified ? String(reflecting: value) : String(describing: value)
+    }
+
+    private static func compare(_ old: Any, _ new: Any, at path: String, keys: Set<String>, into lines: inout [String])
+    {
         let oldMirror = Mirror(reflecting: old)
         let newMirror = Mirror(reflecting: new)
         let oldChildren = Array(oldMirror.children)
@@ -17,7 +41,7 @@ package enum StateDiff {
         if oldMirror.displayStyle == .optional, newMirror.displayStyle == .optional,
             let oldValue = oldChildren.first?.value, let newValue = newChildren.first?.value
         {
-            return compare(oldValue, newValue, at: path, into: &lines)
+            return compare(oldValue, newValue, at: path, keys: keys, into: &lines)
         }
         let isCollection = [.collection, .set, .dictionary].contains(oldMirror.displayStyle)
         let sameShape =
@@ -25,19 +49,54 @@ package enum StateDiff {
             && (isCollection || (!oldChildren.isEmpty && oldChildren.map(\.label) == newChildren.map(\.label)))
         guard sameShape else {
             let (oldText, newText) = (String(reflecting: old), String(reflecting: new))
-            if oldText != newText { lines.append("\(name(path)): \(oldText) → \(newText)") }
-            return
+            guard oldText != newText else { return }
+            guard !keys.isEmpty else { return lines.append("\(name(path)): \(oldText) → \(newText)") }
+            let (old, new) = (describe(old, keys: keys, isEntry: false), describe(new, keys: keys, isEntry: false))
+            return lines.append("\(name(path)): \(old) → \(new)")
         }
+        let isDictionary = oldMirror.displayStyle == .dictionary
         for (index, (oldChild, newChild)) in zip(oldChildren, newChildren).enumerated() {
-            compare(oldChild.value, newChild.value, at: childPath(path, oldChild.label, index), into: &lines)
+            let childPath = childPath(path, oldChild.label, index)
+            // NB: a field under a redacted key says that it changed, never what it was or became.
+            let isRedacted =
+                !keys.isEmpty
+                && (isDictionary
+                    ? hidesEntry(oldChild.value, keys) || hidesEntry(newChild.value, keys)
+                    : hides(oldChild.label, keys))
+            guard isRedacted else {
+                compare(oldChild.value, newChild.value, at: childPath, keys: keys, into: &lines)
+                continue
+            }
+            var changed: [String] = []
+            compare(oldChild.value, newChild.value, at: childPath, keys: [], into: &changed)
+            guard !changed.isEmpty else { continue }
+            lines.append(
+                isDictionary
+                    ? "\(childPath): \(describe(oldChild.value, keys: keys, isEntry: true)) → "
+                        + describe(newChild.value, keys: keys, isEntry: true)
+                    : "\(childPath): \(redactedText)")
         }
         guard isCollection else { return }
         for index in newChildren.count..<max(newChildren.count, oldChildren.count) {
-            lines.append("\(path)[\(index)]: - \(String(reflecting: oldChildren[index].value))")
+            let removed = describe(oldChildren[index].value, keys: keys, isEntry: isDictionary)
+            lines.append("\(path)[\(index)]: - \(removed)")
         }
         for index in oldChildren.count..<max(oldChildren.count, newChildren.count) {
-            lines.append("\(path)[\(index)]: + \(String(reflecting: newChildren[index].value))")
+            let added = describe(newChildren[index].value, keys: keys, isEntry: isDictionary)
+            lines.append("\(path)[\(index)]: + \(added)")
         }
+    }
+
+    /// Whether a field labelled `label` is under a redacted key: its name, or a property wrapper's storage of it.
+    fileprivate static func hides(_ label: String?, _ keys: Set<String>) -> Bool {
+        guard let label else { return false }
+        return keys.contains(label) || (label.hasPrefix("_") && keys.contains(String(label.drop { $0 == "_" })))
+    }
+
+    /// Whether a dictionary entry, a `(key:, value:)` pair, has a redacted key.
+    fileprivate static func hidesEntry(_ entry: Any, _ keys: Set<String>) -> Bool {
+        guard let key = Mirror(reflecting: entry).children.first?.value else { return false }
+        return keys.contains(String(describing: key))
     }
 
     private static func childPath(_ path: String, _ label: String?, _ index: Int) -> String {
@@ -47,5 +106,86 @@ package enum StateDiff {
 
     private static func name(_ path: String) -> String {
         path.isEmpty ? "state" : path
+    }
+}
+
+/// Prints a value from its structure, as `String(reflecting:)` would, with the values under redacted keys
+/// as `‹redacted›`; `didRedact` says whether it hid one.
+private struct RedactingPrinter {
+    /// How deep a value is printed: deeper (or a cycle of references), it prints as `…`, counted as redacted.
+    static let maximumDepth = 32
+
+    let keys: Set<String>
+    private(set) var didRedact = false
+
+    init(keys: Set<String>) {
+        self.keys = keys
+    }
+
+    mutating func print(_ value: Any, isEntry: Bool = false, qualified: Bool = true, depth: Int = 0) -> String {
+        guard depth < Self.maximumDepth else {
+            didRedact = true
+            return "…"
+        }
+        let mirror = Mirror(reflecting: value)
+        let children = Self.children(of: mirror)
+        let typeName = qualified ? String(reflecting: mirror.subjectType) : String(describing: mirror.subjectType)
+        if isEntry, children.count == 2 {
+            return "(key: \(print(children[0].value, depth: depth + 1)), value: \(entryValue(children, depth)))"
+        }
+        switch mirror.displayStyle {
+        case _ where children.isEmpty:
+            return qualified ? String(reflecting: value) : String(describing: value)
+        case .optional?:
+            return "Optional(\(print(children[0].value, depth: depth + 1)))"
+        case .collection?:
+            return "[\(children.map { print($0.value, depth: depth + 1) }.joined(separator: ", "))]"
+        case .set?:
+            return "Set([\(children.map { print($0.value, depth: depth + 1) }.joined(separator: ", "))])"
+        case .dictionary?:
+            let entries = children.map { entry -> String in
+                let pair = Self.children(of: Mirror(reflecting: entry.value))
+                guard pair.count == 2 else { return print(entry.value, depth: depth + 1) }
+                return "\(print(pair[0].value, depth: depth + 1)): \(entryValue(pair, depth))"
+            }
+            return "[\(entries.joined(separator: ", "))]"
+        case .tuple?:
+            return "(\(fields(children, depth)))"
+        case .enum?:
+            let (label, payload) = (children[0].label ?? "", children[0].value)
+            if StateDiff.hides(label, keys) {
+                didRedact = true
+                return "\(typeName).\(label)(\(StateDiff.redactedText))"
+            }
+            let printed = print(payload, depth: depth + 1)
+            return Mirror(reflecting: payload).displayStyle == .tuple
+                ? "\(typeName).\(label)\(printed)" : "\(typeName).\(label)(\(printed))"
+        default:
+            return "\(typeName)(\(fields(children, depth)))"
+        }
+    }
+
+    /// The value of a dictionary entry `(key, value)`: redacted when its key is a redacted key.
+    private mutating func entryValue(_ pair: [Mirror.Child], _ depth: Int) -> String {
+        guard keys.contains(String(describing: pair[0].value)) else { return print(pair[1].value, depth: depth + 1) }
+        didRedact = true
+        return StateDiff.redactedText
+    }
+
+    /// Labelled fields as `label: value`, unlabelled ones as `value`.
+    private mutating func fields(_ children: [Mirror.Child], _ depth: Int) -> String {
+        children.map { child -> String in
+            guard let label = child.label, !label.hasPrefix(".") else { return print(child.value, depth: depth + 1) }
+            guard !StateDiff.hides(label, keys) else {
+                didRedact = true
+                return "\(label): \(StateDiff.redactedText)"
+            }
+            return "\(label): \(print(child.value, depth: depth + 1))"
+        }.joined(separator: ", ")
+    }
+
+    /// A value's children, a class's inherited stored properties first.
+    private static func children(of mirror: Mirror) -> [Mirror.Child] {
+        (mirror.superclassMirror.map(children(of:)) ?? []) + Array(mirror.children)
     }
 }

@@ -24,10 +24,15 @@ extension Dispatcher {
     }
 
     /// Sets each store to its state, as one batch its observers hear as ``AnyAction/travelName``.
-    func setStates(_ states: [(store: any StateReplacing, state: any Sendable)], body: () -> Void = {}) throws {
+    func setStates(_ states: [(store: any StateReplacing, state: any Sendable)]) throws {
+        try setStates { states }
+    }
+
+    /// Sets each store to the state `states` returns, as one batch its observers hear as
+    /// ``AnyAction/travelName``; `states` runs inside the batch, holding the dispatch turn.
+    func setStates(computing states: () throws -> [(store: any StateReplacing, state: any Sendable)]) throws {
         try batch(deliveredAs: AnyAction.travelName) { batch in
-            body()
-            for (store, state) in states {
+            for (store, state) in try states() {
                 let mutation = StoreMutation(of: type(of: store)) { store in
                     (store as? any StateReplacing)?.replaceState(with: state)
                         ?? .failed(FluxionError.storeNotRegistered(typeName(type(of: store))))

@@ -25,6 +25,9 @@ extension Journal {
                 return nil
             }
         }
-        if let (sequence, effect) = recorded { writer?.write(effect, ofStep: sequence) }
+        guard let (sequence, effect) = recorded else { return }
+        var error: (any Error)?
+        if case .ended(_, .failed(let failure), _) = event { error = failure }
+        writer?.write(effect, ofStep: sequence, error: error)
     }
 }

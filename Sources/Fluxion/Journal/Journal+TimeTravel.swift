@@ -25,68 +25,97 @@ extension Journal {
     /// Moves the stores to their states right after step `step` (before the oldest step: one less than it).
     ///
     /// Observers and Observation trackers hear the move as a change whose
-    /// action is named ``AnyAction/travelName``; handlers do not run.
+    /// action is named ``AnyAction/travelName``; handlers do not run. The move
+    /// happens all at once: its states are worked out and set in one dispatch
+    /// turn, so an action that commits while the move waits for the turn is
+    /// moved too, and no store shows the present beside others in the past.
     ///
     /// - Throws: ``JournalError/noSuchStep(_:range:)`` for a step outside ``steps``.
     public func travel(to step: Int) throws {
-        let (states, old) = try contents.withLock { contents in
-            let range = Self.range(of: contents)
-            guard range.contains(step) else { throw JournalError.noSuchStep(step, range: range) }
-            let current = contents.position ?? range.upperBound
-            return (Self.states(after: step, from: current, in: contents.entries), contents.position)
-        }
-        let last = steps.upperBound
-        do {
-            try dispatcher.setStates(states) {
-                contents.withLock { contents in
-                    contents.isMoving = true
-                    contents.position = step == last ? nil : step
-                }
-                dispatcher.showPast(step != last)
-            }
-        } catch {
-            contents.withLock { $0.position = old }
-            dispatcher.showPast(old != nil)
-            endMoving()
-            throw error
-        }
-        endMoving()
-        if step == last { dispatcher.releaseHeldDispatches() }
+        try move { _, _ in step }
     }
 
     /// Moves the stores one step back.
     public func stepBack() throws {
-        try travel(to: step - 1)
+        try move { current, _ in current - 1 }
     }
 
     /// Moves the stores one step forward.
     public func stepForward() throws {
-        try travel(to: step + 1)
+        try move { current, _ in current + 1 }
     }
 
     /// Moves the stores back to the last step, and lets actions through again.
     public func returnToPresent() throws {
-        try travel(to: steps.upperBound)
+        try move { _, last in last }
     }
 
     /// Makes the step the stores show the present: the steps after it are dropped (from memory; the
-    /// file records where recording resumed), and actions are let through again, numbered on from it.
+    /// file records where recording resumed, with the state of every store the travel moved), and actions
+    /// are let through again, numbered on from it.
     public func resume() {
-        let resumed = contents.withLock { contents -> (Int, [JournalEntries.Change])? in
-            guard let position = contents.position else { return nil }
-            contents.entries.removeAll(after: position)
-            contents.nextSequence = position + 1
-            contents.position = nil
-            var seen: Set<ObjectIdentifier> = []
-            let stores = contents.entries.all.flatMap(\.changes).map(\.store).filter {
-                seen.insert(ObjectIdentifier($0)).inserted
+        // NB: in the dispatch turn, so that the file's resume line comes before the steps that follow it.
+        dispatcher.withTurn {
+            let resumed = contents.withLock { contents -> (Int, [JournalEntries.Change])? in
+                guard let position = contents.position else { return nil }
+                // NB: every store a step in memory changed, before or after the position: the travel moved
+                // those after it, and a replay must set them too.
+                var seen: Set<ObjectIdentifier> = []
+                let stores = contents.entries.all.flatMap(\.changes).map(\.store).filter {
+                    seen.insert(ObjectIdentifier($0)).inserted
+                }
+                contents.entries.removeAll(after: position)
+                contents.nextSequence = position + 1
+                contents.position = nil
+                let states = stores.map { JournalEntries.Change(store: $0, oldState: (), newState: $0.erasedState) }
+                return (position, states)
             }
-            return (position, stores.map { JournalEntries.Change(store: $0, oldState: (), newState: $0.erasedState) })
+            guard let (position, states) = resumed else { return }
+            writer?.writeResume(after: position, states: states)
+            dispatcher.dropHeldDispatches(at: position)
+            dispatcher.persistenceCenter.recordCurrentStates()
         }
-        guard let (position, states) = resumed else { return }
-        writer?.writeResume(after: position, states: states)
-        dispatcher.dropHeldDispatches(at: position)
-        dispatcher.persistenceCenter.recordCurrentStates()
+    }
+
+    /// Moves the stores to the step `target` names, given the step they show and the last step.
+    ///
+    /// NB: the target and its states are worked out inside the move's dispatch turn, where no other
+    /// step can commit: the move is one step's states, all at once.
+    private func move(to target: (_ current: Int, _ last: Int) -> Int) throws {
+        contents.withLock { $0.beforeMoveTakesTurn }?()
+        var moved: (step: Int, last: Int, old: Int?)?
+        do {
+            try dispatcher.setStates(computing: {
+                let (states, move) = try contents.withLock { contents in
+                    let range = Self.range(of: contents)
+                    let current = contents.position ?? range.upperBound
+                    let step = target(current, range.upperBound)
+                    guard range.contains(step) else { throw JournalError.noSuchStep(step, range: range) }
+                    let move = (step: step, last: range.upperBound, old: contents.position)
+                    contents.isMoving = true
+                    contents.position = step == range.upperBound ? nil : step
+                    return (Self.states(after: step, from: current, in: contents.entries), move)
+                }
+                moved = move
+                dispatcher.showPast(move.step != move.last)
+                return states
+            })
+        } catch {
+            if let moved {
+                contents.withLock { $0.position = moved.old }
+                dispatcher.showPast(moved.old != nil)
+            }
+            endMoving()
+            throw error
+        }
+        endMoving()
+        if let moved, moved.step == moved.last { dispatcher.releaseHeldDispatches() }
+    }
+
+    /// Tests' hook: runs on the travelling thread before a move takes the dispatch turn.
+    var beforeMoveTakesTurn: (@Sendable () -> Void)? {
+        get { contents.withLock { $0.beforeMoveTakesTurn } }
+        set { contents.withLock { $0.beforeMoveTakesTurn = newValue } }
     }
 
     private static func range(of contents: Contents) -> ClosedRange<Int> {

@@ -23,7 +23,12 @@ import Foundation
 /// `Codable` are written as JSON, others by their description, and marked not
 /// replayable; replay decodes payloads as the types the stores' handler
 /// tables name, so nothing needs registering. Values under the keys in
-/// `redactingKeys` are written as `"‹redacted›"` (and do not replay).
+/// `redactingKeys` never reach the file, by any route: they are written as
+/// `"‹redacted›"` in payloads, states, diffs and the descriptions of actions
+/// and errors (and a redacted payload does not replay); with such keys, a
+/// payload or state that is not `Codable`, which cannot be redacted by its
+/// structure, is not written at all (see ``JournalError/notRedactable(action:reason:)``).
+/// Errors writing the file reach ``onWriteError`` as they happen.
 ///
 /// With no journal attached, recording costs nothing: the journal is a
 /// middleware, and a dispatcher without middleware skips the chain.
@@ -38,6 +43,8 @@ public final class Journal: Sendable {
         var middleware: MiddlewareID?
         /// The key of the journal's observer of effects.
         var effectObserver: Int?
+        /// Tests' hook: runs on the travelling thread before a move takes the dispatch turn.
+        var beforeMoveTakesTurn: (@Sendable () -> Void)?
     }
 
     /// The dispatcher whose actions are recorded.
@@ -46,25 +53,57 @@ public final class Journal: Sendable {
     public let capacity: Int
     let contents: Guarded<Contents>
     let writer: JournalWriter?
+    let errors = JournalErrorReporter()
 
     /// Starts recording the actions of `dispatcher`.
+    ///
+    /// A journal never destroys what is not its own: given a file, it creates
+    /// it where nothing is, or replaces an earlier Fluxion journal (of any
+    /// version). A directory, a symbolic link (even to a journal), a device or
+    /// a file that is not a journal, an empty one included, is refused with
+    /// ``JournalError/notReplaceable(path:reason:)`` and left untouched.
+    ///
+    /// ```swift
+    /// do {
+    ///     journal = try Journal(recording: dispatcher, writingTo: sessionURL, redactingKeys: ["password"])
+    /// } catch JournalError.notReplaceable(let path, let reason) {
+    ///     print("pick another file than \(path): \(reason)")
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - dispatcher: The dispatcher to record.
     ///   - capacity: How many steps to keep in memory, the newest.
-    ///   - file: Where to write every step as JSON Lines; the file is replaced.
-    ///   - redactingKeys: Object keys whose values never reach the file, at any depth of a payload or state.
-    /// - Throws: ``JournalError/unreadableFile(path:reason:)`` when the file cannot be created.
-    public init(
+    ///   - file: Where to write every step as JSON Lines: a new file, or an earlier journal to replace.
+    ///   - redactingKeys: Keys whose values never reach the file: object keys of a payload or state as JSON,
+    ///     at any depth, and the property names and dictionary keys its diffs and descriptions print.
+    /// - Throws: ``JournalError/notReplaceable(path:reason:)`` when `file` names anything but an earlier
+    ///   journal or nothing; ``JournalError/unreadableFile(path:reason:)`` when the file cannot be created
+    ///   or written.
+    public convenience init(
         recording dispatcher: Dispatcher,
         capacity: Int = 1_000,
         writingTo file: URL? = nil,
         redactingKeys: Set<String> = []
     ) throws {
+        try self.init(
+            recording: dispatcher, capacity: capacity, writingTo: file, redactingKeys: redactingKeys, calls: .system)
+    }
+
+    /// Starts recording, writing the file through `calls`: tests pass calls that fail.
+    init(
+        recording dispatcher: Dispatcher,
+        capacity: Int = 1_000,
+        writingTo file: URL?,
+        redactingKeys: Set<String> = [],
+        calls: FileSystemCalls
+    ) throws {
         self.dispatcher = dispatcher
         self.capacity = max(capacity, 1)
         contents = Guarded(Contents(entries: JournalEntries(capacity: capacity)))
-        writer = try file.map { try JournalWriter(url: $0, redacting: redactingKeys) }
+        writer = try file.map { [errors] in
+            try JournalWriter(url: $0, redacting: redactingKeys, calls: calls, errors: errors)
+        }
         let id = dispatcher.addMiddleware(JournalRecorder(journal: self))
         let observer = dispatcher.observeTaskEvents { [weak self] in self?.note($0) }
         contents.withLock {
@@ -111,7 +150,9 @@ public final class Journal: Sendable {
     /// The file the steps are written to, if any.
     public var fileURL: URL? { writer?.url }
 
-    /// The first error writing the file met; writing stops there.
+    /// The first error writing the file met, if any: the file lacks that step's line from there on.
+    ///
+    /// Writing goes on after an error, and ``onWriteError`` hears of each one as it happens.
     public var fileError: JournalError? { writer?.error }
 
     /// The steps in memory, oldest first, each with the diff of every store it changed.

@@ -26,6 +26,17 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// ``Journal/resume()`` made that step the present or ``Journal/stop()`` stopped the journal there;
     /// ``Dispatcher/onTaskError`` hears of it.
     case heldDispatchDropped(action: String, step: Int)
+    /// The path given for a journal file holds something a journal does not replace: a directory, a
+    /// symbolic link, or a file that is not a Fluxion journal. The path was left untouched.
+    case notReplaceable(path: String, reason: String)
+    /// A line of the journal file could not be written: step `step`'s, or, for an effect's start or end
+    /// or where recording resumed, the line about that step. The steps after it are still written;
+    /// ``Journal/onWriteError`` hears of each one.
+    case writeFailed(path: String, step: Int, reason: String)
+    /// A value the journal cannot redact by its structure, as its payload or a store's state is not
+    /// `Codable`: with `redactingKeys`, the steps of `action` are written without it, and do not replay.
+    /// ``Journal/onWriteError`` hears of it once per action name, when its first step is written.
+    case notRedactable(action: String, reason: String)
 
     public var description: String {
         switch self {
@@ -47,6 +58,12 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
             "'\(action)' was refused: the journal is at step \(step) in the past; resume or return to the present first"
         case .heldDispatchDropped(let action, let step):
             "'\(action)', dispatched by a task while the journal showed step \(step), was dropped: the journal resumed or stopped there"
+        case .notReplaceable(let path, let reason):
+            "the journal will not write to \(path): \(reason); it replaces only an earlier journal, or creates a new file"
+        case .writeFailed(let path, let step, let reason):
+            "step \(step) was not written to the journal file \(path): \(reason); the steps after it are written as they come"
+        case .notRedactable(let action, let reason):
+            "'\(action)' cannot be redacted by its structure: \(reason); with redacted keys, its steps are written without it and do not replay"
         case .noSuchStep(let step, let range):
             "the journal has no step \(step); it holds steps \(range.lowerBound) to \(range.upperBound)"
         }

@@ -85,24 +85,6 @@ struct JournalLine: Codable, Sendable {
 }
 
 extension JournalLine.Action {
-    /// Records `action`: its payload as JSON if it can be (nothing for a payload-less action), keys in `redacted` hidden.
-    init(_ action: AnyAction, redacting redacted: Set<String>) {
-        name = action.name
-        description = "\(action)"
-        error = action.error.map { "\($0)" }
-        if let mutation = action.payload as? StoreMutation {
-            store = mutation.storeName
-        } else if action.payload is Void {
-            payload = .null
-        } else if let json = JSONValue(encoding: action.payload) {
-            payload = json.redacting(redacted)
-            if payload != json {
-                self.redacted = true
-                description = "\(action.name)(‹redacted›)"
-            }
-        }
-    }
-
     /// Whether replay can dispatch it again: a payload recorded as JSON, no error, not an inline mutation.
     var isReplayable: Bool {
         payload != nil && error == nil && store == nil && redacted != true
@@ -129,45 +111,5 @@ extension JournalLine {
         var data = try encoder.encode(self)
         data.append(0x0A)
         return data
-    }
-}
-
-extension JournalLine {
-    /// The line of a recorded step; `seen` holds the stores whose state before is written already.
-    init(_ entry: JournalEntries.Entry, redacting redacted: Set<String>, seen: inout Set<String>) {
-        self.init(kind: .action, sequence: entry.sequence, time: entry.time)
-        if entry.action.name == AnyAction.batchName, let actions = entry.action.payload as? [AnyAction] {
-            action = Action(
-                name: entry.action.name, description: "\(AnyAction.batchName) of \(actions.count) action(s)")
-            self.actions = actions.map { Action($0, redacting: redacted) }
-        } else {
-            action = Action(entry.action, redacting: redacted)
-        }
-        replayable = replayedActions.allSatisfy(\.isReplayable)
-        cause = CauseRef(entry.cause)
-        changes = entry.changes.map { change in
-            Change(change, before: seen.insert(change.storeName).inserted, redacting: redacted)
-        }
-    }
-}
-
-extension JournalLine.Change {
-    /// A store's change: its states as JSON (redacted), the state before only when asked, and the diff.
-    init(_ change: JournalEntries.Change, before: Bool, redacting redacted: Set<String>) {
-        store = change.storeName
-        self.before = before ? JSONValue(encoding: change.oldState)?.redacting(redacted) : nil
-        after = JSONValue(encoding: change.newState)?.redacting(redacted)
-        // NB: a resumed recording's states have no state before (`()`), and so no diff.
-        diff =
-            change.oldState is Void
-            ? [] : StateDiff.lines(from: change.oldState, to: change.newState).map { Self.redact($0, redacted) }
-    }
-
-    /// A diff line with its values hidden when its path names a redacted key.
-    private static func redact(_ line: String, _ redacted: Set<String>) -> String {
-        guard !redacted.isEmpty, let colon = line.range(of: ": ") else { return line }
-        let path = line[..<colon.lowerBound]
-        let keys = path.split { $0 == "." || $0 == "[" }
-        return keys.contains(where: { redacted.contains(String($0)) }) ? "\(path): ‹redacted›" : line
     }
 }

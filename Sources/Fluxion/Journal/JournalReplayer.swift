@@ -13,6 +13,8 @@ struct JournalReplayer {
     private var redacted: Set<String> = []
     /// The recorded effects that started and have not ended yet, in the order they started.
     private var unfinished: [(step: Int, index: Int, name: String)] = []
+    /// The dispatcher's stores the recording names, by name: only these are compared.
+    private var stores: [String: any StateReplacing] = [:]
 
     init(dispatcher: Dispatcher, skippingErrors: Bool) {
         self.dispatcher = dispatcher
@@ -36,15 +38,15 @@ struct JournalReplayer {
                         note(line)
                         continue
                     }
-                    try compare(after: line, number: number)
+                    compare(after: line, number: number)
                 } catch let error as JournalError where skippingErrors {
                     report.skipped.append(error)
                 }
             }
         }
         report.unfinishedEffects = unfinished.map { "#\($0.step) \($0.name)" }
-        report.differingStores = try expected.keys.sorted().filter { name in
-            try differs(store(named: name, number: lines.last?.number ?? 0), from: expected[name])
+        report.differingStores = expected.keys.sorted().filter { name in
+            stores[name].map { differs($0, from: expected[name]) } ?? false
         }
         return report
     }
@@ -86,20 +88,27 @@ struct JournalReplayer {
     }
 
     /// Dispatches a recorded step again, or sets its recorded states when it cannot be.
+    ///
+    /// NB: a bad line changes nothing: its stores, payloads and states are all found and decoded first.
     private mutating func replay(_ line: JournalLine, number: Int) throws {
-        let seeds = try (line.changes ?? []).compactMap { change -> (any StateReplacing, any Sendable)? in
+        let changes = line.changes ?? []
+        let lineStores = try changes.map { try store(named: $0.store, number: number) }
+        let actions = line.replayedActions
+        let replays = line.replayable == true && !actions.isEmpty && actions.allSatisfy(\.isReplayable)
+        let decoded = try actions.filter { _ in replays }.map { action in
+            AnyAction(name: action.name, payload: try payload(of: action, number: number))
+        }
+        let seeds = try zip(changes, lineStores).compactMap { change, store -> (any StateReplacing, any Sendable)? in
             guard let before = change.before else { return nil }
-            expected[change.store] = before
-            let store = try store(named: change.store, number: number)
             return (store, try Self.decode(name: change.store, number: number) { try store.decodeState(before) })
         }
-        if !seeds.isEmpty { try dispatcher.setStates(seeds.map { ($0.0, $0.1) }) }
-        let actions = line.replayedActions
-        guard line.replayable == true, !actions.isEmpty, actions.allSatisfy(\.isReplayable) else {
-            return try setRecordedStates(of: line, number: number)
-        }
-        let decoded = try actions.map { action in
-            AnyAction(name: action.name, payload: try payload(of: action, number: number))
+        let recorded = replays ? [] : try recordedStates(of: line, number: number)
+        for change in changes where change.before != nil { expected[change.store] = change.before }
+        if !seeds.isEmpty { try dispatcher.setStates(seeds) }
+        guard replays else {
+            if !recorded.isEmpty { try dispatcher.setStates(recorded) }
+            report.applied += 1
+            return
         }
         do {
             if line.actions != nil {
@@ -113,29 +122,35 @@ struct JournalReplayer {
         }
     }
 
-    /// Sets the states a line recorded, without running a handler.
+    /// Sets the states a resume line recorded, without running a handler.
     private mutating func setRecordedStates(of line: JournalLine, number: Int) throws {
-        let changes = line.changes ?? []
-        let states = try changes.map { change -> (any StateReplacing, any Sendable) in
+        let states = try recordedStates(of: line, number: number)
+        if !states.isEmpty { try dispatcher.setStates(states) }
+    }
+
+    /// The states a line recorded, decoded for their stores.
+    private mutating func recordedStates(of line: JournalLine, number: Int) throws
+        -> [(store: any StateReplacing, state: any Sendable)]
+    {
+        try (line.changes ?? []).map { change -> (store: any StateReplacing, state: any Sendable) in
+            let store = try store(named: change.store, number: number)
             guard let after = change.after else {
                 throw JournalError.notReplayable(line: number, name: line.action?.name ?? AnyAction.travelName)
             }
-            let store = try store(named: change.store, number: number)
             return (store, try Self.decode(name: change.store, number: number) { try store.decodeState(after) })
         }
-        if !states.isEmpty { try dispatcher.setStates(states.map { ($0.0, $0.1) }) }
-        if line.kind == .action { report.applied += 1 }
     }
 
     /// Compares every store the recording named so far with its recorded state.
-    private mutating func compare(after line: JournalLine, number: Int) throws {
+    private mutating func compare(after line: JournalLine, number: Int) {
         for change in line.changes ?? [] { expected[change.store] = change.after }
         guard report.mismatch == nil else { return }
         for (name, recorded) in expected.sorted(by: { $0.key < $1.key }) {
-            let store = try store(named: name, number: number)
-            guard differs(store, from: recorded) else { continue }
+            guard let store = stores[name], differs(store, from: recorded) else { continue }
             let old = (try? store.decodeState(recorded)) ?? recorded
-            noteMismatch(line, number: number, store: name, diff: StateDiff.lines(from: old, to: store.erasedState))
+            noteMismatch(
+                line, number: number, store: name,
+                diff: StateDiff.lines(from: old, to: store.erasedState, redacting: redacted))
             return
         }
     }
@@ -152,10 +167,13 @@ struct JournalReplayer {
             diff: diff)
     }
 
-    private func store(named name: String, number: Int) throws -> any StateReplacing {
+    /// The dispatcher's store of the recorded name.
+    private mutating func store(named name: String, number: Int) throws -> any StateReplacing {
+        if let store = stores[name] { return store }
         guard let store = try dispatcher.journaledStore(named: name) else {
             throw JournalError.unknownStore(line: number, name: name)
         }
+        stores[name] = store
         return store
     }
 

@@ -1,37 +1,65 @@
 import Foundation
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
 /// Writes a journal's steps to a file as JSON Lines, in order, off the dispatching thread.
 ///
-/// The file is created anew, readable and writable by its owner only (0600):
-/// it holds the users' data the actions carry.
+/// The file is a new one, or an earlier journal it replaces (see `openFile(at:)`), readable and
+/// writable by its owner only (0600): it holds the users' data the actions carry.
+///
+/// A line that cannot be written is reported to the journal's write-error hook as it happens, and
+/// taken back out of the file (cut back to the last whole line); the lines after it are still
+/// written, each store's next change with its state before again, so that a replay goes on past the gap.
 final class JournalWriter: Sendable {
     private struct Output {
-        var handle: FileHandle?
+        /// The open file; `nil` once closed.
+        var descriptor: Int32?
+        /// Where the last whole line ends.
+        var length: Int = 0
         /// The stores whose state before their first change is written already.
         var seen: Set<String> = []
+        /// The action names warned of a value that cannot be redacted.
+        var warned: Set<String> = []
         var error: JournalError?
     }
 
     let url: URL
     private let redacted: Set<String>
+    private let calls: FileSystemCalls
+    private let errors: JournalErrorReporter
     private let queue = DispatchQueue(label: "Fluxion.Journal.writer")
+    /// Marks the writer's queue: the write-error hook runs on it, and may call `flush()` or `close()`.
+    private let queueKey = DispatchSpecificKey<Void>()
     private let output: Guarded<Output>
 
-    init(url: URL, redacting redacted: Set<String>) throws {
+    /// Opens the file and writes its header.
+    ///
+    /// - Throws: ``JournalError/notReplaceable(path:reason:)`` for a path that holds anything but an earlier
+    ///   journal; ``JournalError/unreadableFile(path:reason:)`` when the file cannot be created or written.
+    init(url: URL, redacting redacted: Set<String>, calls: FileSystemCalls, errors: JournalErrorReporter) throws {
         self.url = url
         self.redacted = redacted
-        let manager = FileManager.default
-        try? manager.removeItem(at: url)
-        guard manager.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-            let handle = try? FileHandle(forWritingTo: url)
-        else {
-            throw JournalError.unreadableFile(path: url.path, reason: "it cannot be created")
+        self.calls = calls
+        self.errors = errors
+        let (descriptor, isNew) = try Self.openFile(at: url)
+        output = Guarded(Output(descriptor: descriptor))
+        queue.setSpecific(key: queueKey, value: ())
+        if let failure = write(JournalLine.header(at: Date(), redacting: redacted)) {
+            closeFile(descriptor)
+            if isNew { unlink(url.path) }  // NB: the file is the journal's own, created just now
+            throw JournalError.unreadableFile(path: url.path, reason: "its header cannot be written: \(failure)")
         }
-        output = Guarded(Output(handle: handle))
-        append(JournalLine.header(at: Date(), redacting: redacted))
     }
 
-    /// The first error writing met, if any; writing stops there.
+    /// The first error writing met, if any; the lines after it are still written.
     var error: JournalError? {
         output.withLock { $0.error }
     }
@@ -39,10 +67,17 @@ final class JournalWriter: Sendable {
     /// Writes a recorded step.
     func write(_ entry: JournalEntries.Entry) {
         queue.async { [self] in
-            var seen = output.withLock { $0.seen }
-            let line = JournalLine(entry, redacting: redacted, seen: &seen)
-            output.withLock { $0.seen = seen }
-            append(line)
+            var (seen, warned) = output.withLock { ($0.seen, $0.warned) }
+            var unredactable: [JournalLine.Unredactable] = []
+            let line = JournalLine(entry, redacting: redacted, seen: &seen, unredactable: &unredactable)
+            var warnings: [JournalError] = []
+            for value in unredactable where warned.insert(value.action).inserted {
+                let reasons = unredactable.filter { $0.action == value.action }.map(\.reason)
+                warnings.append(.notRedactable(action: value.action, reason: reasons.joined(separator: "; ")))
+            }
+            output.withLock { ($0.seen, $0.warned) = (seen, warned) }
+            for warning in warnings { errors.report(warning) }
+            append(line, step: entry.sequence)
         }
     }
 
@@ -51,44 +86,103 @@ final class JournalWriter: Sendable {
         queue.async { [self] in
             var line = JournalLine(kind: .resume, sequence: sequence, time: Date())
             line.changes = states.map { JournalLine.Change($0, before: false, redacting: redacted) }
-            append(line)
+            append(line, step: sequence)
         }
     }
 
-    /// Writes that an effect of step `sequence` started or ended.
-    func write(_ effect: JournalRecord.Effect, ofStep sequence: Int) {
+    /// Writes that an effect of step `sequence` started or ended; `error` is what it threw, if it failed.
+    func write(_ effect: JournalRecord.Effect, ofStep sequence: Int, error: (any Error)? = nil) {
         queue.async { [self] in
             var line = JournalLine(kind: .effect, sequence: sequence, time: effect.ended ?? effect.started)
             line.effect = JournalLine.EffectEvent(effect)
-            append(line)
+            if let error, !redacted.isEmpty {
+                line.effect?.error = StateDiff.describe(error, redacting: redacted, qualified: false)
+            }
+            append(line, step: sequence)
         }
     }
 
-    /// Waits until every step handed over so far is in the file.
+    /// Waits until every step handed over so far is in the file, or reported as not written; at once when
+    /// called from the write-error hook, on the writer's queue.
     func flush() {
+        guard !isOnQueue else { return }
         queue.sync {}
     }
 
-    /// Flushes and closes the file.
+    /// Flushes and closes the file; a failure to flush it to the disk is reported.
     func close() {
-        queue.sync {
-            let handle = output.withLock { output in
-                defer { output.handle = nil }
-                return output.handle
+        guard !isOnQueue else { return closeOnQueue() }
+        queue.sync { closeOnQueue() }
+    }
+
+    private var isOnQueue: Bool {
+        DispatchQueue.getSpecific(key: queueKey) != nil
+    }
+
+    private func closeOnQueue() {
+        let descriptor = output.withLock { output in
+            defer { output.descriptor = nil }
+            return output.descriptor
+        }
+        guard let descriptor else { return }
+        if calls.fsync(descriptor) != 0 {
+            errors.report(.unreadableFile(path: url.path, reason: "it cannot be flushed to disk: \(Self.reason())"))
+        }
+        closeFile(descriptor)
+    }
+
+    /// Appends a line, or reports why it was not written; on the writer's queue.
+    private func append(_ line: JournalLine, step: Int) {
+        guard let reason = write(line) else { return }
+        let error = JournalError.writeFailed(path: url.path, step: step, reason: reason)
+        output.withLock { output in
+            output.error = output.error ?? error
+            // NB: the stores first seen in a line that was lost have their state before written again.
+            output.seen = []
+        }
+        errors.report(error)
+    }
+
+    /// Writes a whole line, or, failing, cuts the file back to the last whole line; returns why it failed.
+    private func write(_ line: JournalLine) -> String? {
+        let data: Data
+        do {
+            data = try line.encoded()
+        } catch {
+            return "it cannot be encoded: \(error)"
+        }
+        return output.withLock { output -> String? in
+            guard let descriptor = output.descriptor else { return nil }
+            var written = 0
+            let failure = data.withUnsafeBytes { bytes -> String? in
+                guard let base = bytes.baseAddress else { return nil }
+                while written < bytes.count {
+                    let count = calls.write(descriptor, base + written, bytes.count - written)
+                    if count < 0, errno == EINTR { continue }
+                    guard count > 0 else { return count == 0 ? "nothing could be written" : Self.reason() }
+                    written += count
+                }
+                return nil
             }
-            try? handle?.synchronize()
-            try? handle?.close()
+            guard let failure else {
+                output.length += written
+                return nil
+            }
+            if written > 0 {
+                _ = ftruncate(descriptor, off_t(output.length))
+                _ = lseek(descriptor, off_t(output.length), SEEK_SET)
+            }
+            return failure
         }
     }
 
-    private func append(_ line: JournalLine) {
-        output.withLock { output in
-            guard output.error == nil, let handle = output.handle else { return }
-            do {
-                try handle.write(contentsOf: line.encoded())
-            } catch {
-                output.error = .unreadableFile(path: url.path, reason: "\(error)")
-            }
-        }
+    /// The system's description of `errno`.
+    static func reason() -> String {
+        String(cString: strerror(errno))
     }
+}
+
+/// `close(2)`, under a name no method shadows.
+func closeFile(_ descriptor: Int32) {
+    _ = close(descriptor)
 }

@@ -94,3 +94,125 @@ func makeShelfDispatcher(drifting: Bool = false) throws -> Dispatcher {
 func temporaryJournalURL() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).jsonl")
 }
+
+// MARK: A lamp: a store that changes alone
+
+struct Lamp: Codable, Equatable, Sendable {
+    var isOn = false
+}
+
+extension ActionName where Payload == Void {
+    static var toggleLamp: Self { "journalToggleLamp" }
+}
+
+/// A lamp, switched by its own action: a step that changes no other store.
+final class LampStore: Store<Lamp>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: Lamp()) }
+
+    override class var handlers: HandlerTable<Lamp> {
+        HandlerTable().on(.toggleLamp) { lamp, _ in lamp.isOn.toggle() }
+    }
+}
+
+// MARK: A vault: secrets inside whole values, and values that are not Codable
+
+struct Credentials: Codable, Equatable, Sendable {
+    var password: String
+    var pin: Int
+}
+
+struct Vault: Codable, Equatable, Sendable {
+    var byName: [String: Credentials] = [:]
+    var list: [Credentials] = []
+    var settings: [String: String] = [:]
+}
+
+/// A payload that is not `Codable`, holding a secret under a redacted key.
+struct Whisper: Sendable {
+    let password: String
+}
+
+/// An error carrying a secret under a redacted key.
+struct LockedOut: Error, Sendable {
+    let password: String
+}
+
+extension ActionName where Payload == String {
+    /// Adds credentials named by the payload, whose password the handler makes: `S3CRET-<name>`.
+    static var addCredentials: Self { "journalAddCredentials" }
+    /// Removes the credentials named by the payload.
+    static var dropCredentials: Self { "journalDropCredentials" }
+    /// Sets the `password` setting to `S3CRET-<payload>`.
+    static var setPasswordSetting: Self { "journalSetPasswordSetting" }
+}
+
+extension ActionName where Payload == Void {
+    /// Asks for an effect that fails with `LockedOut(password: "S3CRET-effect")`.
+    static var unlockVault: Self { "journalUnlockVault" }
+}
+
+/// A payload that is `Codable` but leaves its password out of its JSON: its description still holds it.
+struct Login: Codable, Equatable, Sendable {
+    var user: String
+    var password = ""
+
+    private enum CodingKeys: String, CodingKey {
+        case user
+    }
+}
+
+extension ActionName where Payload == Login {
+    static var vaultLogIn: Self { "journalLogIn" }
+}
+
+extension ActionName where Payload == Whisper {
+    static var whisper: Self { "journalWhisper" }
+    static var murmur: Self { "journalMurmur" }
+}
+
+/// Credentials kept whole, in a dictionary and an array: their secrets must not reach a journal file.
+final class VaultStore: Store<Vault>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: Vault()) }
+
+    override class var handlers: HandlerTable<Vault> {
+        HandlerTable()
+            .on(.addCredentials) { vault, action in
+                let credentials = Credentials(password: "S3CRET-\(action.payload)", pin: 4711)
+                vault.byName[action.payload] = credentials
+                vault.list.append(credentials)
+            }
+            .on(.dropCredentials) { vault, action in
+                vault.byName[action.payload] = nil
+                vault.list.removeAll { $0.password == "S3CRET-\(action.payload)" }
+            }
+            .on(.setPasswordSetting) { vault, action in vault.settings["password"] = "S3CRET-\(action.payload)" }
+            .on(.whisper) { vault, _ in vault.settings["whispers", default: ""] += "." }
+            .on(.murmur) { vault, _ in vault.settings["murmurs", default: ""] += "." }
+            .on(.vaultLogIn) { vault, action in vault.settings["user"] = action.payload.user }
+            .on(.unlockVault) { _, _, effects in
+                effects.run(id: "unlock") { _ in throw LockedOut(password: "S3CRET-effect") }
+            }
+    }
+}
+
+/// A state that is not `Codable`, with a secret under a redacted key.
+struct Diary: Equatable, Sendable {
+    var password = ""
+    var entries = 0
+}
+
+extension ActionName where Payload == String {
+    /// Locks the diary with the password `S3CRET-<payload>`.
+    static var lockDiary: Self { "journalLockDiary" }
+}
+
+final class DiaryStore: Store<Diary>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: Diary()) }
+
+    override class var handlers: HandlerTable<Diary> {
+        HandlerTable().on(.lockDiary) { diary, action in
+            diary.password = "S3CRET-\(action.payload)"
+            diary.entries += 1
+        }
+    }
+}
