@@ -1,0 +1,288 @@
+"""Checks of the journal viewer and the docs site in a real (headless) Chromium.
+
+usage:
+  checks.py viewer SESSION.jsonl PAGE.html EMPTY.html [SCREENSHOT.png]
+      PAGE is `todo history SESSION --html PAGE`; EMPTY the page of a journal with no step.
+  checks.py large PAGE.html
+      PAGE holds a journal of 100,000 steps: it loads, scrolls and searches in time; the times are logged.
+  checks.py docs SITE CATALOG
+      SITE is the docs site (`.ci/docs-site`), CATALOG the DocC catalog it was built from.
+
+Each check prints what it found; the first that fails ends the run with status 1.
+"""
+
+import functools
+import http.server
+import json
+import os
+import pathlib
+import re
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from cdp import Browser, CheckFailed  # noqa: E402
+
+READY = 'document.body.dataset.state === "ready"'
+passed = 0
+
+
+def check(condition, what, detail=""):
+    global passed
+    if not condition:
+        raise CheckFailed(f"{what}{': ' + str(detail) if detail else ''}")
+    passed += 1
+    print(f"  ok  {what}")
+
+
+def rows_shown(browser):
+    """The rows in the list, as the page shows them: their step number and action name."""
+    return browser.evaluate("""[...document.querySelectorAll("#rows .row")]
+        .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+        .map((r) => ({row: Number(r.dataset.row), seq: r.querySelector(".seq").textContent,
+                      name: r.querySelector(".name b").textContent}))""")
+
+
+def steps_of(path):
+    """The journal's steps (action and resume lines), in order."""
+    with open(path, encoding="utf-8") as file:
+        lines = [json.loads(line) for line in file if line.strip()]
+    return [line for line in lines if line.get("kind") in ("action", "resume")]
+
+
+def check_viewer(session, page, empty, screenshot):
+    steps = steps_of(session)
+    with Browser() as browser:
+        browser.navigate(pathlib.Path(page).resolve().as_uri(), READY)
+        print(f"viewer: {page} ({len(steps)} steps)")
+        rows = rows_shown(browser)
+        check(len(rows) == len(steps), f"the list has one row per step ({len(steps)})", len(rows))
+        check(browser.evaluate('document.getElementById("count").textContent') == f"{len(steps)} steps",
+              "the count says so")
+
+        # Clicking step k shows its diff.
+        k = max(i for i, s in enumerate(steps) if s["kind"] == "action" and s["action"]["name"] == "completeTodo")
+        browser.click(f'#rows .row[data-row="{k}"]')
+        browser.wait_for(f'document.querySelector("#rows .row.selected")?.dataset.row === "{k}"', 5)
+        title = browser.evaluate('document.querySelector("#detail h1").textContent')
+        check(title == f"#{steps[k]['sequence']}{steps[k]['action']['name']}", f"clicking row {k} selects it", title)
+        shown = browser.evaluate("""Object.fromEntries([...document.querySelectorAll("#detail .change")]
+            .map((c) => [c.dataset.store, [...c.querySelectorAll(".diff > div")].map((d) => d.textContent)]))""")
+        expected = {c["store"]: c["diff"] for c in steps[k]["changes"]}
+        check(shown == expected, f"it shows the diff of each store step {k} changed", f"{shown} != {expected}")
+        states = browser.evaluate('[...document.querySelectorAll("#detail details.store")].map((d) => d.dataset.store)')
+        stores = {c["store"] for s in steps for c in s.get("changes", [])}
+        check(set(states) == stores, "and the state of every store", states)
+
+        # The keyboard: back in time, then to the step a step's cause names.
+        browser.press("ArrowLeft", key_code=37)
+        check(browser.evaluate('document.querySelector("#rows .row.selected")?.dataset.row') == str(k - 1),
+              "← steps back to the step before")
+        caused = next((i for i, s in enumerate(steps) if s.get("cause")), None)
+        if caused is not None:
+            browser.click(f'#rows .row[data-row="{caused}"]')
+            browser.press("c", code="KeyC", key_code=67)
+            cause = steps[caused]["cause"]
+            target = cause.get("step", cause.get("queued"))
+            selected = browser.evaluate('document.querySelector("#detail h1 .seqno").textContent')
+            check(selected == f"#{target}", f"c goes from step {caused + 1} to its cause, #{target}", selected)
+
+        # A filter narrows the list.
+        adds = [i for i, s in enumerate(steps) if s.get("action", {}).get("name") == "addTodo"]
+        browser.evaluate("""(() => { const s = document.getElementById("action-filter");
+            s.value = "addTodo"; s.dispatchEvent(new Event("change")); })()""")
+        rows = rows_shown(browser)
+        check([r["row"] for r in rows] == adds, f"the action filter shows the {len(adds)} addTodo steps alone",
+              rows)
+        browser.evaluate("""(() => { const s = document.getElementById("action-filter");
+            s.value = ""; s.dispatchEvent(new Event("change")); })()""")
+        store = "FilterStore"
+        changing = [i for i, s in enumerate(steps) if any(c["store"] == store for c in s.get("changes", []))]
+        browser.evaluate(f"""(() => {{ const s = document.getElementById("store-filter");
+            s.value = [...s.options].find((o) => o.text.startsWith("{store} ")).value;
+            s.dispatchEvent(new Event("change")); }})()""")
+        rows = rows_shown(browser)
+        check([r["row"] for r in rows] == changing, f"the store filter shows the {len(changing)} steps that changed "
+              f"{store}", rows)
+        browser.evaluate("""(() => { const s = document.getElementById("store-filter");
+            s.value = ""; s.dispatchEvent(new Event("change")); })()""")
+
+        # Search finds a payload.
+        needle = next(s["action"]["payload"] for s in steps
+                      if isinstance(s.get("action", {}).get("payload"), str) and s["action"]["name"] == "addTodo")
+        with_it = [i for i, s in enumerate(steps) if s.get("action", {}).get("payload") == needle]
+        browser.click("#search")
+        browser.type_text(needle)
+        browser.wait_for('document.getElementById("count").textContent.includes(" of ")', 5)
+        rows = [r["row"] for r in rows_shown(browser)]
+        check(set(with_it) <= set(rows) and len(rows) < len(steps),
+              f'searching "{needle}" lists the steps with it as payload ({with_it}) among fewer', rows)
+        check(browser.evaluate('document.querySelector(`#rows .row[data-row="${%d}"] mark`)?.textContent'
+                               % with_it[0]) == needle, "and marks it there")
+        browser.press("Escape", key_code=27)
+        check(len(rows_shown(browser)) == len(steps), "Esc clears the search")
+
+        # The page opens a journal the user picks.
+        picker = browser.send("Runtime.evaluate", {"expression": 'document.getElementById("picker")'},
+                              session=True)["result"]["objectId"]
+        browser.send("DOM.enable", session=True)
+        browser.evaluate('document.body.dataset.state = "picking"')
+        browser.send("DOM.setFileInputFiles", {"files": [os.path.abspath(session)], "objectId": picker},
+                     session=True)
+        browser.wait_for(READY, 10)
+        check(len(rows_shown(browser)) == len(steps) and browser.evaluate(
+            'document.getElementById("file").textContent') == os.path.basename(session),
+              "Open journal… reads the file picked")
+
+        if screenshot:
+            # The step an effect dispatched: its cause, its diff, the states; in light and dark.
+            shown = next((i for i, s in enumerate(steps) if s.get("cause", {}).get("effect")), k)
+            browser.click(f'#rows .row[data-row="{shown}"]')
+            browser.screenshot(screenshot)
+            dark = screenshot.replace(".png", "~dark.png")
+            browser.send("Emulation.setEmulatedMedia",
+                         {"features": [{"name": "prefers-color-scheme", "value": "dark"}]}, session=True)
+            browser.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            browser.screenshot(dark)
+            print(f"  saved {screenshot} and {dark}")
+        check(not browser.errors, "no console errors", browser.errors)
+
+        browser.navigate(pathlib.Path(empty).resolve().as_uri(), READY)
+        check(browser.evaluate('document.querySelector("#detail h1")?.textContent') == "No steps recorded"
+              and not rows_shown(browser), "a journal with no step shows that it has none")
+        check(not browser.errors, "no console errors there either", browser.errors)
+
+
+def check_large(page):
+    with Browser() as browser:
+        started = time.monotonic()
+        browser.navigate(pathlib.Path(page).resolve().as_uri(), READY, timeout=90)
+        loaded = time.monotonic() - started
+        script_ms = int(browser.evaluate("document.body.dataset.loadMs"))
+        size = os.path.getsize(page) / 1e6
+        print(f"large journal: {page} ({size:.0f} MB) loaded in {loaded:.2f} s "
+              f"(of which reading the lines {script_ms / 1000:.2f} s)")
+        count = browser.evaluate('document.getElementById("count").textContent')
+        check(count == "100,000 steps", "it holds 100,000 steps", count)
+        check(loaded < 30, "it loads in under 30 s", f"{loaded:.1f} s")
+        frames = browser.evaluate("""(async () => {
+            const list = document.getElementById("list");
+            const times = [];
+            let wrong = 0;
+            for (let k = 0; k <= 60; k++) {
+              const t = performance.now();
+              list.scrollTop = (k % 2 ? k / 60 : 1 - k / 60) * (list.scrollHeight - list.clientHeight);
+              await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+              times.push(performance.now() - t);
+              const first = Math.floor(list.scrollTop / 26);
+              const row = [...document.querySelectorAll("#rows .row")].find((r) => Number(r.dataset.row) === first);
+              if (!row) wrong++;
+            }
+            return {max: Math.max(...times), mean: times.reduce((a, b) => a + b) / times.length, wrong,
+                    rows: document.querySelectorAll("#rows .row").length};
+        })()""")
+        print(f"  scrolling: {frames['mean']:.1f} ms a jump on average, {frames['max']:.1f} ms at most, "
+              f"{frames['rows']} rows in the page")
+        check(frames["wrong"] == 0, "every jump shows the rows in sight", frames)
+        check(frames["rows"] < 200, "only the rows in sight are in the page", frames["rows"])
+        check(frames["max"] < 1000, "no jump takes a second", f"{frames['max']:.0f} ms")
+        started = time.monotonic()
+        browser.press("End", key_code=35)
+        browser.wait_for('document.querySelector("#detail h1 .seqno")?.textContent === "#100000"', 10)
+        print(f"  End to the last step: {time.monotonic() - started:.2f} s")
+        started = time.monotonic()
+        browser.click("#search")
+        browser.type_text("Task 99")
+        browser.wait_for('document.getElementById("count").textContent.includes(" of 100,000")', 20)
+        found = browser.evaluate('document.getElementById("count").textContent')
+        print(f"  search over 100,000 steps: {time.monotonic() - started:.2f} s ({found})")
+        check(not browser.errors, "no console errors", browser.errors)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def articles_of(catalog):
+    """The catalog's articles: name → title (symbol extension files and the landing page left out)."""
+    articles = {}
+    for path in sorted(pathlib.Path(catalog).glob("*.md")):
+        title = path.read_text(encoding="utf-8").splitlines()[0].lstrip("# ").strip()
+        if not title.startswith("``"):
+            articles[path.stem] = title
+    return articles
+
+
+def check_docs(site, catalog):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=site))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    articles = articles_of(catalog)
+    heading = 'document.querySelector("main h1")?.textContent.trim()'
+    try:
+        with Browser() as browser:
+            print(f"docs site: {site} on {base} ({len(articles)} articles)")
+            browser.navigate(f"{base}/documentation/fluxion/gettingstarted", heading)
+            title = browser.evaluate(heading)
+            check(title == articles["GettingStarted"], "Getting Started renders its title", title)
+            source = (pathlib.Path(catalog) / "GettingStarted.md").read_text(encoding="utf-8")
+            first_code = re.search(r"```swift\n(.*?)\n```", source, re.S).group(1).splitlines()[0].strip()
+            code = browser.evaluate('[...document.querySelectorAll("pre code")].map((c) => c.textContent).join("\\n")')
+            check(first_code in code, f"and its code (“{first_code}”)")
+
+            # Every article is reachable from the landing page: its links, and the links of the pages they lead to.
+            landing = "/documentation/fluxion"
+            links = 'JSON.stringify([...document.querySelectorAll("main a[href]")].map((a) => a.pathname))'
+            seen, queue, reached, hashed = {landing}, [landing], {}, []
+            hashes = r"/\)-[0-9a-z]{4,6}\b|-swift\.[a-z]+/"
+            while queue:
+                path = queue.pop(0)
+                browser.navigate(base + path, heading)
+                title = browser.evaluate(heading)
+                name = path.rsplit("/", 1)[-1]
+                reached[name] = title
+                # Prose shows symbol names without DocC's disambiguation hashes (`flush()-63ols`).
+                hashed += [f"{name}: {text}" for text in browser.evaluate(f"""[...document.querySelectorAll(
+                    "main a, main code")].map((e) => e.textContent).filter((t) => {hashes}.test(t))""")]
+                for link in json.loads(browser.evaluate(links)):
+                    link = link.rstrip("/").lower()
+                    target = link.rsplit("/", 1)[-1]
+                    if link.startswith(landing + "/") and link.count("/") == 3 and link not in seen \
+                            and target in {a.lower() for a in articles}:
+                        seen.add(link)
+                        queue.append(link)
+            direct = len(seen) - 1
+            for name, title in articles.items():
+                check(reached.get(name.lower()) == title, f"{name} is reachable and renders its title",
+                      reached.get(name.lower()))
+            check(not hashed, "no link or code in them shows a disambiguation hash", hashed)
+            print(f"  ({direct} article pages visited)")
+            check(not browser.errors, "no console errors", browser.errors)
+    finally:
+        server.shutdown()
+
+
+def main():
+    started = time.monotonic()
+    command, arguments = sys.argv[1], sys.argv[2:]
+    try:
+        if command == "viewer":
+            check_viewer(arguments[0], arguments[1], arguments[2], arguments[3] if len(arguments) > 3 else None)
+        elif command == "large":
+            check_large(arguments[0])
+        elif command == "docs":
+            check_docs(arguments[0], arguments[1])
+        else:
+            raise SystemExit(__doc__)
+    except CheckFailed as failure:
+        print(f"FAILED {failure}")
+        print(f"{command}: {passed} passed, 1 failed")
+        sys.exit(1)
+    print(f"({time.monotonic() - started:.1f} s)")
+    print(f"{command}: {passed} passed, 0 failed")
+
+
+if __name__ == "__main__":
+    main()
