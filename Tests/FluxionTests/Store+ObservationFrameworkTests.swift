@@ -8,6 +8,7 @@ extension ActionName where Payload == Int {
 
 extension ActionName where Payload == Void {
     fileprivate static var failVisits: Self { "trackedFailVisits" }
+    fileprivate static var tick: Self { "trackedTick" }
 }
 
 /// A store whose state tests read inside `withObservationTracking`.
@@ -21,6 +22,20 @@ final class TrackedStore: Store<Profile>, DefaultInitializable, @unchecked Senda
                 state.visits = -1
                 throw TestError("tracked")
             }
+    }
+}
+
+/// A state that is not `Equatable`: every change of it is a change.
+struct Ticks: Sendable {
+    var count = 0
+}
+
+/// A store whose one handler cannot throw, so that it changes the state in place when it can.
+final class TickStore: Store<Ticks>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: Ticks()) }
+
+    override class var handlers: HandlerTable<Ticks> {
+        HandlerTable().on(.tick) { state, _ in state.count += 1 }
     }
 }
 
@@ -78,5 +93,23 @@ final class TrackedStore: Store<Profile>, DefaultInitializable, @unchecked Senda
 
         #expect(told.value == 0)
         #expect(tracked.state.visits == 1)
+    }
+
+    @Test func aStateThatIsNotEquatableChangedInPlaceAfterItWasReadIsTold() throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(TickStore.self)
+        let store = try dispatcher.store(TickStore.self)
+        let told = LockedBox(0)
+
+        let ticks = withObservationTracking {
+            store.state.count
+        } onChange: {
+            told.withValue { $0 += 1 }
+        }
+        try dispatcher.dispatch(.tick)  // no observer, one store, a handler that cannot throw: in place
+
+        #expect(ticks == 0)
+        #expect(told.value == 1)
+        #expect(store.state.count == 1)
     }
 }

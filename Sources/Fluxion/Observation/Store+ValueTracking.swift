@@ -4,6 +4,45 @@ import Observation
 // Observation tracks that value alone, so a SwiftUI view that shows the
 // unread count re-renders when the count changes, not on every change of the
 // store.
+//
+// What a commit runs, and for whom. Observation cannot be asked whether a
+// tracker is installed, but it keeps what its trackers read: the key paths
+// passed to `ObservationRegistrar.access` go into the access list of the
+// `withObservationTracking` under way, and the tracker installed from that
+// list keeps them (in the registrar, and in the closure it calls) until it
+// fires or is cancelled. Each value read through the store, and the whole
+// state, has one key path object, made once and kept by the store alone. So:
+//
+// - The store holds the only reference to a value's key path exactly when no
+//   access list and no installed tracker holds it: when a `withMutation` on it
+//   could tell no one. `isTracked` checks that (`isKnownUniquelyReferenced`),
+//   and a commit evaluates (runs the key path, compares) and tells only the
+//   values whose key path is held; a value is checked again just before it is
+//   evaluated, since telling another value may have fired its tracker.
+// - A read outside any tracking passes the key path to `access`, which keeps
+//   nothing: the read costs nothing afterwards.
+// - A tracker that fires is cancelled, and its list released, before the
+//   registrar's `withMutation` returns: its values are not evaluated again
+//   until read again. (Whoever keeps a fired tracker alive keeps its values
+//   held: they are evaluated until it lets go, and told at worst for nothing.)
+// - A count may read too high (a release on another thread not seen yet, a
+//   reader passing the key path at that moment): a value is then evaluated
+//   for nothing. It never reads one while a holder exists: the first hold is
+//   taken under the store's lock (below), and every later one is copied from
+//   a hold that still exists.
+//
+// No update is lost. A read calls `access` under the store's lock, before it
+// reads the value, in one critical section; a commit decides whom to tell in
+// a critical section of its own. Either the commit's comes first, and the
+// reader reads the new value; or the read's does, and the commit sees the key
+// path held — by the access list until Observation installs the tracker, by
+// the tracker after — and tells the registrar if the value changed. A tracker
+// that is not installed yet cannot hear that (Observation installs it only
+// once the tracked code has returned): that window is Observation's own, the
+// same for any `Observable`. What Fluxion keeps is the key path held across
+// it, so the change after it is told. A flag set by the read and cleared by
+// the first tell (the shortcut in the Performance article) would be cleared
+// by the tell nobody heard, and the next change would never be told.
 extension Store {
     /// A value of the state, read so that Observation tracks this value alone.
     ///
@@ -17,28 +56,37 @@ extension Store {
     /// changes — and not when the action changes only other values. It sees
     /// what ``state`` shows: never a value in the middle of an action on
     /// another thread. Read ``state`` to track the whole state, as before.
+    ///
+    /// A chain tracks its first step: `store.items.count` reads `items`
+    /// through the store, then counts it, so it is told when `items` changes.
+    /// To track the leaf alone, pass the whole path:
+    /// `store[dynamicMember: \.items.count]` is told only when the count
+    /// changes, and keeps no copy of `items`.
+    ///
+    /// A value is compared at a commit only while a tracker that read it is
+    /// installed; a read outside tracking, or by a tracker that has fired
+    /// since, runs nothing at later commits.
     public final subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-        registrar.access(self, keyPath: trackedKeyPath(for: keyPath))
-        return lock.withLock { visibleState[keyPath: keyPath] }
+        lock.lock()
+        defer { lock.unlock() }
+        let value: TypedTrackedValue<State, Value>
+        if let known = trackedValues[keyPath] {
+            // NB: the values are keyed by their key path into the state, whose type names `Value`.
+            value = unsafeDowncast(known, to: TypedTrackedValue<State, Value>.self)
+        } else {
+            value = TypedTrackedValue(keyPath)
+            trackedValues.add(value, for: keyPath)
+        }
+        // NB: under the lock, before the read: see "No update is lost" above.
+        registrar.access(self, keyPath: value.storeKeyPath)
+        return visibleState[keyPath: keyPath]
     }
 
-    /// The store's key path to the value at `keyPath`, as Observation knows it; made once per value.
-    private func trackedKeyPath<Value>(for keyPath: KeyPath<State, Value>) -> KeyPath<Store<State>, Value> {
-        if let known = lock.withLock({ trackedValues.keyPath(for: keyPath) }) as? KeyPath<Store<State>, Value> {
-            return known
-        }
-        let storeKeyPath: KeyPath<Store<State>, Value> = \Store<State>.[dynamicMember: keyPath]
-        let isEqual = equality(of: Value.self)
-        let value = TrackedValue<State>(
-            keyPath: storeKeyPath,
-            hasChanged: { old, new in isEqual.map { !$0(old[keyPath: keyPath], new[keyPath: keyPath]) } ?? true },
-            watch: { old in
-                let value = old[keyPath: keyPath]
-                return { new in isEqual.map { !$0(value, new[keyPath: keyPath]) } ?? true }
-            },
-            tell: { store in store.registrar.withMutation(of: store, keyPath: storeKeyPath) {} })
-        lock.withLock { trackedValues.add(value, for: keyPath) }
-        return storeKeyPath
+    /// Whether a tracker holds `stateKeyPath`: whether telling the registrar of a change of the
+    /// whole state could reach anyone. NB: call under `lock`.
+    @inlinable
+    final var isStateTracked: Bool {
+        !isKnownUniquelyReferenced(&stateKeyPath)
     }
 }
 
@@ -47,35 +95,90 @@ extension Store {
 struct TrackedValues<State: Sendable> {
     /// By the key path into the state.
     private var byKeyPath: [AnyKeyPath: TrackedValue<State>] = [:]
-    /// The same values, in a list a commit takes without copying.
+    /// The same values, in the order they were first read.
     @usableFromInline private(set) var list: ContiguousArray<TrackedValue<State>> = []
 
     @usableFromInline
     init() {}
 
-    func keyPath(for keyPath: AnyKeyPath) -> AnyKeyPath? {
-        byKeyPath[keyPath]?.keyPath
+    /// Whether no value was ever read through the store.
+    @inlinable var isEmpty: Bool { list.isEmpty }
+
+    subscript(keyPath: AnyKeyPath) -> TrackedValue<State>? {
+        byKeyPath[keyPath]
     }
 
     mutating func add(_ value: TrackedValue<State>, for keyPath: AnyKeyPath) {
-        guard byKeyPath[keyPath] == nil else { return }  // NB: another thread added it meanwhile
         byKeyPath[keyPath] = value
         list.append(value)
     }
+
+    /// The values that a tracker holds now, in the order they were first read; empty, and
+    /// allocated nowhere, when none is. Call under the store's lock.
+    ///
+    /// NB: inlinable, as its callers are: unspecialised, it would look up the generic metadata of
+    /// its array at every commit (measured: about 500 instructions a dispatch in W1).
+    @inlinable
+    func tracked() -> ContiguousArray<TrackedValue<State>> {
+        var tracked = ContiguousArray<TrackedValue<State>>()
+        for value in list where value.isTracked { tracked.append(value) }
+        return tracked
+    }
 }
 
-/// One value of a store's state that Observation may track: how to tell that it changed, and whom.
+/// One value of a store's state that Observation may track: whether a tracker holds it, how to tell
+/// that it changed, and how to tell the tracker.
 ///
 /// NB: not `Sendable` (key paths are not): it lives in its store, under the store's lock, and in
 /// the pending change, which only the dispatch turn's holder touches.
 @usableFromInline
-struct TrackedValue<State: Sendable> {
-    /// The store's key path to the value, as Observation tracks it.
-    let keyPath: AnyKeyPath
-    /// Whether the value differs between two states.
-    @usableFromInline let hasChanged: (State, State) -> Bool
-    /// Keeps the value of a state about to change in place, to tell whether the changed state differs.
-    @usableFromInline let watch: (State) -> (State) -> Bool
+class TrackedValue<State: Sendable> {
+    /// Whether a tracker that read the value holds its key path; see the top of this file.
+    @usableFromInline var isTracked: Bool { false }
+
+    /// Whether the value differs between two states; runs the key path on both when it is `Equatable`.
+    @usableFromInline func hasChanged(from old: State, to new: State) -> Bool { true }
+
+    /// Keeps the value of a state about to change in place; returns whether the changed state differs.
+    @usableFromInline func watch(_ old: State) -> (State) -> Bool { { _ in true } }
+
     /// Tells the store's Observation registrar that the value changed.
-    @usableFromInline let tell: (Store<State>) -> Void
+    @usableFromInline func tell(_ store: Store<State>) {}
+}
+
+/// A tracked value whose type is `Value`.
+final class TypedTrackedValue<State: Sendable, Value>: TrackedValue<State> {
+    /// The value's key path into the state.
+    private let keyPath: KeyPath<State, Value>
+    /// `==` when `Value` is `Equatable`: without it, every change of the store is a change of the value.
+    private let isEqual: (@Sendable (Value, Value) -> Bool)?
+    /// The store's key path to the value, as Observation knows it. NB: the store holds it here
+    /// alone; a `var` only so that `isTracked` can check its uniqueness. Never written after `init`.
+    @exclusivity(unchecked) private(set) var storeKeyPath: KeyPath<Store<State>, Value>
+
+    init(_ keyPath: KeyPath<State, Value>) {
+        self.keyPath = keyPath
+        isEqual = equality(of: Value.self)
+        storeKeyPath = \Store<State>.[dynamicMember: keyPath]
+    }
+
+    override var isTracked: Bool {
+        !isKnownUniquelyReferenced(&storeKeyPath)
+    }
+
+    override func hasChanged(from old: State, to new: State) -> Bool {
+        guard let isEqual else { return true }
+        return !isEqual(old[keyPath: keyPath], new[keyPath: keyPath])
+    }
+
+    override func watch(_ old: State) -> (State) -> Bool {
+        guard let isEqual else { return { _ in true } }  // NB: nothing kept, so nothing is copied
+        let value = old[keyPath: keyPath]
+        let keyPath = keyPath
+        return { new in !isEqual(value, new[keyPath: keyPath]) }
+    }
+
+    override func tell(_ store: Store<State>) {
+        store.registrar.withMutation(of: store, keyPath: storeKeyPath) {}
+    }
 }

@@ -65,7 +65,7 @@ extension Store {
     }
 
     /// Runs a handler that cannot throw: in place, when nothing needs the state from before it
-    /// (no observer, and no Observation tracking that compares it); on a copy otherwise.
+    /// (no observer, and no installed Observation tracker that compares it); on a copy otherwise.
     ///
     /// In place, appending to a big array costs what appending costs, not a
     /// copy of the array. Readers on other threads wait for the handler.
@@ -81,12 +81,13 @@ extension Store {
     @inlinable
     final func applyInPlace(_ mutate: (inout State) throws -> Void) -> HandlerOutcome? {
         lock.lock()
-        guard observers.isEmpty, !isRead || isEqual == nil else {
+        let tellsState = isStateTracked
+        guard observers.isEmpty, !tellsState || isEqual == nil else {
             lock.unlock()
             return nil
         }
-        let tracked = trackedValues.list.isEmpty ? nil : trackedValues.list
-        let tellsState = isRead
+        // NB: what the trackers read before now; a reader from now on waits, and reads the new state.
+        let tracked = trackedValues.isEmpty ? nil : trackedValues.tracked()
         inPlaceMutator = .current  // NB: readers on other threads wait from here until it is cleared
         lock.unlock()
         // NB: the turn holder alone writes `currentState`, and readers wait: no lock is needed to change it.
@@ -105,7 +106,10 @@ extension Store {
         if let failure { return .failed(failure) }
         if tellsState { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
         if let tracked, let watches {
-            for (value, hasChanged) in zip(tracked, watches) where hasChanged(currentState) { value.tell(self) }
+            // NB: checked again before each: telling one value may have fired the tracker of the next.
+            for (value, hasChanged) in zip(tracked, watches) where value.isTracked && hasChanged(currentState) {
+                value.tell(self)
+            }
         }
         return .committed(delivers: false)
     }
@@ -145,17 +149,18 @@ extension Store {
         }
         swap(&currentState, &state)
         let observers = self.observers
-        let isRead = self.isRead
-        let tracked = trackedValues.list
+        // NB: in the critical section that commits: a reader before it is tracked now, one after reads the new state.
+        let tellsState = isStateTracked
+        let tracked = trackedValues.isEmpty ? [] : trackedValues.tracked()
         commitSerial &+= 1
         let serial = commitSerial
         let generation = lock.generation
         lock.unlock()
         // NB: `state` now holds the old state, released by the caller, outside the lock.
-        guard !observers.isEmpty || isRead || !tracked.isEmpty else { return false }
+        guard !observers.isEmpty || tellsState || !tracked.isEmpty else { return false }
         pendingChange = PendingChange(
-            oldState: state, observers: observers, generation: generation, isRead: isRead, tracked: tracked,
-            serial: serial)
+            oldState: state, observers: observers, generation: generation, tellsState: tellsState,
+            tracked: tracked, serial: serial)
         return true
     }
 
@@ -190,9 +195,12 @@ extension Store {
             }
             if sawGone { dropGoneObservers() }
         }
-        // NB: only code that has read `state` can be tracking it.
-        if pending.isRead { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
-        for value in pending.tracked where value.hasChanged(pending.oldState, currentState) { value.tell(self) }
+        // NB: only trackers installed, or being installed, at the commit; see Store+ValueTracking.swift.
+        if pending.tellsState { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
+        // NB: checked again before each: telling one value may have fired the tracker of the next.
+        for value in pending.tracked where value.isTracked {
+            if value.hasChanged(from: pending.oldState, to: currentState) { value.tell(self) }
+        }
     }
 
     @usableFromInline
@@ -216,22 +224,22 @@ struct PendingChange<State: Sendable> {
     @usableFromInline let observers: ContiguousArray<AnyObserver?>
     /// The store lock's generation when `observers` was copied: see `CancellationCheck`.
     @usableFromInline let generation: UInt64
-    /// Whether to tell observation tracking: the state was read.
-    @usableFromInline let isRead: Bool
-    /// The values read through the store, to tell observation tracking of those that changed.
+    /// Whether to tell Observation of a change of the whole state: a tracker held it at the commit.
+    @usableFromInline let tellsState: Bool
+    /// The values read through the store that a tracker held at the commit, to tell of those that changed.
     @usableFromInline let tracked: ContiguousArray<TrackedValue<State>>
     /// The store's commit count when the change was committed.
     @usableFromInline let serial: UInt64
 
     @usableFromInline
     init(
-        oldState: State, observers: ContiguousArray<AnyObserver?>, generation: UInt64, isRead: Bool,
+        oldState: State, observers: ContiguousArray<AnyObserver?>, generation: UInt64, tellsState: Bool,
         tracked: ContiguousArray<TrackedValue<State>>, serial: UInt64
     ) {
         self.oldState = oldState
         self.observers = observers
         self.generation = generation
-        self.isRead = isRead
+        self.tellsState = tellsState
         self.tracked = tracked
         self.serial = serial
     }

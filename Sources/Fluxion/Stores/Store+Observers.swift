@@ -15,10 +15,11 @@ extension Store {
         return observers.count >= compactionThreshold ? compactObservers() : nil
     }
 
-    /// Sets ``needsOldState`` from what needs the state from before a change; call under `lock`.
-    @usableFromInline
+    /// Sets ``needsOldState`` from the observers, which need the state from before a change; call
+    /// under `lock`. (Observation's trackers come and go without telling the store: changing in
+    /// place checks them under the lock.)
     final func noteWhetherOldStateIsNeeded() {
-        needsOldState.set(!observers.isEmpty || (isRead && isEqual != nil))
+        needsOldState.set(!observers.isEmpty)
     }
 
     /// Stops an owner-bound observer for good, and empties its slot.

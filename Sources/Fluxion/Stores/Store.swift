@@ -43,13 +43,15 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     @usableFromInline let lock = Lock(waitable: true)
     @usableFromInline let registrar = ObservationRegistrar()
     /// `\.state`, made once: a key path into a generic class costs an allocation each time it is formed.
-    @usableFromInline let stateKeyPath: KeyPath<Store<State>, State> = \.state
+    /// NB: the store holds it here alone; Observation holds it too while a tracker that read ``state``
+    /// is installed (see `isStateTracked`). A `var` only so that its uniqueness can be checked.
+    @usableFromInline @exclusivity(unchecked) final var stateKeyPath: KeyPath<Store<State>, State> = \.state
     /// `==` when `State` is `Equatable`: a handler run that leaves the state equal is then no change.
     @usableFromInline let isEqual: (@Sendable (State, State) -> Bool)?
-    /// Whether something needs the state from before a change — an observer, or Observation
-    /// tracking that compares the whole state — so that no handler may change it in place.
-    /// Set under `lock` (see `noteWhetherOldStateIsNeeded`); read without it, as a hint that spares
-    /// a store with observers a lock per dispatch. Changing in place checks again under the lock.
+    /// Whether the store has observers, which need the state from before a change, so that no
+    /// handler may change it in place. Set under `lock` (see `noteWhetherOldStateIsNeeded`); read
+    /// without it, as a hint that spares a store with observers a lock per dispatch. Changing in
+    /// place checks again under the lock, with what Observation is tracking.
     @usableFromInline let needsOldState = AtomicFlag()
 
     // Guarded by `lock`. NB: these are fields of the class, not a `Guarded` value as elsewhere:
@@ -64,8 +66,6 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     @usableFromInline @exclusivity(unchecked) final var staged: State?
     /// The thread running the transaction that staged `staged`: the only one that reads it.
     @usableFromInline @exclusivity(unchecked) final var stagedBy: ThreadID?
-    /// Whether ``state`` was ever read: only then can observation tracking be watching it.
-    @usableFromInline @exclusivity(unchecked) final var isRead = false
     /// The observers in the order they were added; `nil` marks a cancelled one's slot.
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<AnyObserver?> = []
     @exclusivity(unchecked) final var vacantSlots = 0
@@ -119,13 +119,10 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     public final var state: State {
         // NB: inlinable, so that the caller, knowing `State`, finds `Store<State>`'s metadata in its
         // own cache: an unspecialised read looks it up in the runtime's table (about 850 instructions).
-        registrar.access(self, keyPath: stateKeyPath)
         lock.lock()
         defer { lock.unlock() }
-        if !isRead {
-            isRead = true
-            noteWhetherOldStateIsNeeded()
-        }
+        // NB: under the lock, before the read: a commit after this read sees the key path held.
+        registrar.access(self, keyPath: stateKeyPath)
         return visibleState
     }
 
