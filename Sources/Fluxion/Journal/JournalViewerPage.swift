@@ -69,7 +69,7 @@ enum JournalViewerPage {
         * { box-sizing: border-box; }
         html, body { height: 100%; }
         body {
-          margin: 0; display: grid; grid-template-rows: auto auto auto minmax(0, 1fr) auto; background: var(--bg);
+          margin: 0; display: flex; flex-direction: column; background: var(--bg);
           color: var(--text); font: 13px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
         }
         button, input, select { font: inherit; color: inherit; }
@@ -112,6 +112,8 @@ enum JournalViewerPage {
         #axis-hint {
           position: absolute; right: 10px; bottom: 2px; font-size: 11px; color: var(--faint); pointer-events: none;
         }
+        body > * { flex: none; }
+        body > main { flex: 1 1 auto; }
         main { display: grid; grid-template-columns: minmax(340px, 44%) minmax(0, 1fr); min-height: 0; }
         #list-pane {
           display: grid; grid-template-rows: auto minmax(0, 1fr); border-right: 1px solid var(--line); min-height: 0;
@@ -532,7 +534,8 @@ enum JournalViewerPage {
           if (!Number.isFinite(t)) return "—";
           const d = new Date(t);
           const ms = d.getMilliseconds();
-          return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}${ms ? "." + pad(ms, 3) : ""}`;
+          const fraction = J.coarse && !ms ? "" : `.${pad(ms, 3)}`;
+          return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}${fraction}`;
         }
         function span(ms) {
           if (!Number.isFinite(ms)) return "—";
@@ -659,7 +662,8 @@ enum JournalViewerPage {
           highlight(b, row.resume ? `resumed from #${row.seq}` : row.name, query);
           name.append(b);
           const pl = row.actions ? `${row.actions.length} actions: ${row.actions.map((a) => a.name).join(", ")}` :
-            row.hasPayload ? (row.payload === null ? "" : preview(row.payload)) : row.resume ? "later steps dropped" :
+            row.hasPayload ? (row.payload === null ? "" : shortPreview(row.payload, 90)) :
+            row.resume ? "later steps dropped" :
             row.desc;
           if (pl) {
             const s = el("span", "pl");
@@ -1487,6 +1491,7 @@ enum JournalViewerPage {
             act();
           });
           window.addEventListener("resize", () => { renderRows(true); drawAxis(); });
+          matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => drawAxis());
           setupAxis();
         }
 
