@@ -34,7 +34,7 @@ private func respond(
 }
 
 /// The clock of a test dispatcher waits for the child tasks of the dispatcher's tasks, not only for their sleeps.
-@Suite struct TestClockChildTaskTests {
+@Suite(.timeLimit(.minutes(1))) struct TestClockChildTaskTests {
     private func makeTest() throws -> TestDispatcher {
         let test = TestDispatcher()
         try test.register(CounterStore.self)

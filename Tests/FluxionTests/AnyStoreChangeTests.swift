@@ -1,7 +1,7 @@
 import Fluxion
 import Testing
 
-@Suite struct AnyStoreChangeTests {
+@Suite(.timeLimit(.minutes(1))) struct AnyStoreChangeTests {
     @Test func aChangeNamesItsStoreWhileTheStoreExists() throws {
         let (dispatcher, store) = try makeCounterStore()
         let changes = Recorder<AnyStoreChange>()

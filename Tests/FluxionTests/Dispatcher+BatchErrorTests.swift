@@ -6,7 +6,7 @@ extension ActionName where Payload == Void {
     fileprivate static var fail: Self { "batchFail" }
 }
 
-@Suite struct DispatcherBatchErrorTests {
+@Suite(.timeLimit(.minutes(1))) struct DispatcherBatchErrorTests {
     @Test(arguments: [false, true])
     func aFailingActionRollsEveryStoreBackAndTellsNoObserver(closureCatchesTheError: Bool) throws {
         let (dispatcher, first, second) = try makeBatchStores()

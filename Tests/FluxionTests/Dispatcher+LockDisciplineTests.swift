@@ -33,7 +33,7 @@ final class ProbeQueueStore: Store<Int>, DefaultInitializable, @unchecked Sendab
     }
 }
 
-@Suite struct DispatcherLockDisciplineTests {
+@Suite(.timeLimit(.minutes(1))) struct DispatcherLockDisciplineTests {
     @Test func queuedPayloadsAreReleasedOutsideTheDispatcherLock() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(ProbeQueueStore.self)

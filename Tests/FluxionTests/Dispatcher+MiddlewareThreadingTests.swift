@@ -1,7 +1,7 @@
 import Fluxion
 import Testing
 
-@Suite(.serialized) struct DispatcherMiddlewareThreadingTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct DispatcherMiddlewareThreadingTests {
     @Test func addingAndRemovingMiddlewareWhileThreadsDispatchAppliesEachActionOnce() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(SequenceLedgerStore.self)

@@ -25,7 +25,7 @@ private func makeTwoStores() throws -> Dispatcher {
     return dispatcher
 }
 
-@Suite struct DispatcherObservationTests {
+@Suite(.timeLimit(.minutes(1))) struct DispatcherObservationTests {
     @Test func anOwnerObserverHearsEachStoresChangeInRegistrationOrder() throws {
         let dispatcher = try makeTwoStores()
         let owner = ObserverOwner()

@@ -51,7 +51,7 @@ private final class RunningBatch: @unchecked Sendable {  // touched only on the 
     var batch: DispatchBatch?
 }
 
-@Suite struct DispatcherReentrancyTests {
+@Suite(.timeLimit(.minutes(1))) struct DispatcherReentrancyTests {
     @Test func registerReadsTheHandlerTableOutsideTheDispatcherLock() throws {
         let finished = finishesInTime { try? tableProbeDispatcher.register(TableProbeStore.self) }
 

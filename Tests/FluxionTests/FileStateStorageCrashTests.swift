@@ -19,7 +19,7 @@ private struct CrashArchive: Decodable {
     let state: State
 }
 
-@Suite struct FileStateStorageCrashTests {
+@Suite(.timeLimit(.minutes(2))) struct FileStateStorageCrashTests {
     static let kills = 200
     static let itemCount = 20_000
 

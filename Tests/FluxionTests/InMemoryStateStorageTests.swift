@@ -2,7 +2,7 @@ import Fluxion
 import Foundation
 import Testing
 
-@Suite struct InMemoryStateStorageTests {
+@Suite(.timeLimit(.minutes(1))) struct InMemoryStateStorageTests {
     @Test func aSavedArchiveLoadsBack() {
         let storage = InMemoryStateStorage()
         storage.save(Data("a".utf8), key: "notes")

@@ -35,7 +35,7 @@ final class ThreadHoldStore: Store<[String]>, @unchecked Sendable {  // locked b
     }
 }
 
-@Suite(.serialized) struct ThreadingTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ThreadingTests {
     private static let dispatchesPerThread = 10_000
 
     @Test func dispatchesFromManyThreadsApplyEachActionOnceInPerThreadOrder() throws {

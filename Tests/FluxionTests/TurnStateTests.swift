@@ -3,7 +3,7 @@ import Testing
 @testable import Fluxion
 
 /// The dispatch turn's state machine, without threads: each decision it makes.
-@Suite struct TurnStateTests {
+@Suite(.timeLimit(.minutes(1))) struct TurnStateTests {
     private let first = ThreadID(raw: 1)
     private let second = ThreadID(raw: 2)
 

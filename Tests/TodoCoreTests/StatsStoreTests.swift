@@ -3,7 +3,7 @@ import FluxionTesting
 import Testing
 import TodoCore
 
-@Suite struct StatsStoreTests {
+@Suite(.timeLimit(.minutes(1))) struct StatsStoreTests {
     @Test func countsAfterEachChangeOfTheList() async throws {
         let test = TestDispatcher()
         try test.register(TodoStore.self)

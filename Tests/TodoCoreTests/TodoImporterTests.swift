@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TodoCore
 
-@Suite struct TodoImporterTests {
+@Suite(.timeLimit(.minutes(1))) struct TodoImporterTests {
     /// A test dispatcher over the app's own dispatcher, checking its four stores.
     private func makeTest() throws -> TestDispatcher {
         try TestApp().test
