@@ -17,7 +17,7 @@ import Testing
             // article-memory-begin
             let journal = try Journal(recording: dispatcher, writingTo: sessionURL)
             try dispatcher.dispatch(.shelve, payload: "Dune")
-            try journal.writeViewer(to: pageURL)  // the steps in memory
+            try journal.writeViewer(to: pageURL)  // the steps so far
             // article-memory-end
             journal.stop()
             #expect(try String(contentsOf: pageURL, encoding: .utf8).contains(#""payload":"Dune""#))

@@ -28,6 +28,21 @@ import Testing
         #expect(decoded[1]?.changes?.first?.before != nil)  // the states before, for the page to start from
     }
 
+    @Test func aJournalWithAFileShowsTheFileRedacted() throws {
+        let url = temporaryJournalURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let dispatcher = try makeShelfDispatcher()
+        let journal = try Journal(recording: dispatcher, capacity: 1, writingTo: url, redactingKeys: ["password"])
+        try dispatcher.dispatch(.shelve, payload: "Dune")
+        try dispatcher.dispatch(.signIn, payload: Owner(name: "Ada", password: "secret"))
+
+        let page = journal.viewer()
+
+        #expect(!page.contains("secret"))
+        #expect(page.contains(#""payload":"Dune""#))  // a step memory no longer holds
+        journal.stop()
+    }
+
     @Test func writesTimesToTheMillisecond() throws {
         let dispatcher = try makeShelfDispatcher()
         let journal = try Journal(recording: dispatcher)

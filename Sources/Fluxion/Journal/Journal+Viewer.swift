@@ -2,7 +2,7 @@ import Foundation
 
 // The viewer: a journal as one self-contained HTML page, to open in a browser from a file.
 extension Journal {
-    /// A page that shows the steps in memory: one self-contained HTML file to open in a browser.
+    /// A page that shows the steps the journal recorded: one self-contained HTML file to open in a browser.
     ///
     /// ```swift
     /// try journal.writeViewer(to: URL(fileURLWithPath: "session.html"))
@@ -15,14 +15,20 @@ extension Journal {
     /// back and forth with the keyboard. It needs no network: its styles and
     /// script are inline, and it can also open any journal file the user picks.
     ///
-    /// The page holds the payloads and states as the journal holds them in
-    /// memory, unredacted; to share a session, build the page from its file
-    /// with ``viewer(contentsOf:)``, which keeps what the file redacted out.
+    /// A journal that writes a file shows the file, once every step is
+    /// written: every step it recorded, with the values of its
+    /// `redactingKeys` hidden, as ``viewer(contentsOf:)`` does. A journal
+    /// without a file shows the steps in memory, with their times to the
+    /// millisecond.
     ///
     /// - Returns: The HTML text of the page.
     public func viewer() -> String {
-        let name = fileURL?.lastPathComponent ?? "journal in memory"
-        return JournalViewerPage.html(embedding: Data(linesInMemory().utf8), name: name)
+        if let url = fileURL {
+            flush()
+            // NB: the file, not memory: it holds what `redactingKeys` lets out, and the steps memory forgot.
+            if let page = try? Self.viewer(contentsOf: url) { return page }
+        }
+        return JournalViewerPage.html(embedding: Data(linesInMemory().utf8), name: "journal in memory")
     }
 
     /// Writes ``viewer()`` to `url`, readable and writable by its owner only, as the journal file is.
