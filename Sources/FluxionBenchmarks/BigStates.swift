@@ -1,4 +1,5 @@
 import Fluxion
+import Observation
 
 extension ActionName where Payload == Int {
     static var appendItem: Self { "appendItem" }
@@ -16,6 +17,22 @@ final class BigArrayStore: Store<[Int]>, DefaultInitializable, @unchecked Sendab
         HandlerTable()
             .on(.appendItem) { items, action in items.append(action.payload) }
             .on(.removeLastItem) { items, _ in _ = items.popLast() }
+    }
+}
+
+/// W12t's and W12c's state: a big list that a view shows.
+struct BigList: Sendable, Equatable {
+    var items: [Int]
+}
+
+/// W12t's and W12c's store: one handler appends one item, another removes the last.
+final class BigListStore: Store<BigList>, @unchecked Sendable {  // state guarded by Store's lock
+    init() { super.init(initialState: BigList(items: [])) }
+
+    override class var handlers: HandlerTable<BigList> {
+        HandlerTable()
+            .on(.appendItem) { list, action in list.items.append(action.payload) }
+            .on(.removeLastItem) { list, _ in _ = list.items.popLast() }
     }
 }
 
@@ -41,6 +58,37 @@ enum BigStates {
                 }
             }
             return withExtendedLifetime(store) { ops }
+        }
+    }
+
+    /// W12t-SIZE (`byCount` false) and W12c-SIZE (true): W12's dispatches while a view shows the
+    /// items, and reads them again after each change, as a SwiftUI view that renders after every
+    /// change. W12t's view reads `store.items`, which Observation tracks by comparing the items:
+    /// each change keeps the old items, and so copies them. W12c's reads
+    /// `store[\.items, trackedBy: \.items.count]`, which compares the count alone.
+    static func tracking(_ size: (label: String, count: Int, ops: Int), byCount: Bool) throws -> Workload {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(BigListStore.self, initialState: BigList(items: Array(0..<size.count))) {
+            BigListStore()
+        }
+        let store = try dispatcher.store(BigListStore.self)
+        let render = {
+            withObservationTracking {
+                byCount ? store[\.items, trackedBy: \.items.count].count : store.items.count
+            } onChange: {
+            }
+        }
+        return Workload("W12\(byCount ? "c" : "t")-\(size.label)", ops: size.ops) { ops in
+            var shown = 0
+            for op in 0..<ops {
+                shown &+= render()
+                if op & 1 == 0 {
+                    try? dispatcher.dispatch(.appendItem, payload: op)
+                } else {
+                    try? dispatcher.dispatch(.removeLastItem)
+                }
+            }
+            return shown
         }
     }
 

@@ -57,6 +57,8 @@ let makers: [(String, () throws -> Workload)] =
         [
             ("B12-\(size.label)", { BigStates.appending(label: size.label, count: size.count, ops: size.ops) }),
             ("W12-\(size.label)", { try BigStates.dispatching(label: size.label, count: size.count, ops: size.ops) }),
+            ("W12t-\(size.label)", { try BigStates.tracking(size, byCount: false) }),
+            ("W12c-\(size.label)", { try BigStates.tracking(size, byCount: true) }),
         ]
     } + [
         ("W13", { try Workloads.journal(writingToFile: false) }),
@@ -97,6 +99,9 @@ if let w1 = median("W1") {
 }
 if let small = median("W12-1k") {
     ratio("W12-1M/W12-1k", 3.0, median("W12-1M").map { $0 / small })
+}
+if let small = median("W12c-1k") {
+    ratio("W12c-1M/W12c-1k", 1.5, median("W12c-1M").map { $0 / small })
 }
 // NB: absolute targets, in the workloads' own units.
 ratio("W5 ns/op", 150, median("W5"))

@@ -28,6 +28,13 @@ struct Library: Sendable, Equatable {
         return selected.map { tags[$0] }
     }
 
+    /// The shelf, in a value that is not `Equatable`.
+    var looseShelf: LooseShelf { LooseShelf(shelf: shelf) }
+
+    struct LooseShelf: Sendable {
+        let shelf: Shelf
+    }
+
     static func == (lhs: Library, rhs: Library) -> Bool {
         lhs.shelf == rhs.shelf && lhs.tags == rhs.tags && lhs.selected == rhs.selected && lhs.label == rhs.label
     }
@@ -216,5 +223,29 @@ private func track<Value>(_ read: () -> Value) -> LockedBox<Int> {
 
         #expect(chain.value == 1, "`store.shelf.books.count` tracks the whole shelf")
         #expect(leaf.value == 0, "the count did not change")
+    }
+
+    @Test func aValueThatIsNotEquatableIsToldWithoutKeepingItsOldValue() throws {
+        let (dispatcher, store) = try makeStore()
+        let told = track { store.looseShelf }
+
+        try dispatcher.dispatch(.shelveBook, payload: "Dune")
+
+        #expect(told.value == 1)
+        #expect(inPlaceShelves.value == [true], "nothing to compare, so nothing kept")
+    }
+
+    @Test func aBigValueTrackedByItsCountStaysInPlaceAndIsToldWhenTheCountChanges() throws {
+        let (dispatcher, store) = try makeStore()
+        let told = track { store[\.shelf, trackedBy: \.shelf.books.count] }
+
+        try dispatcher.dispatch(.shelveBook, payload: "Dune")
+        let again = track { store[\.shelf, trackedBy: \.shelf.books.count].books }
+        try dispatcher.dispatch(.retitleFirst, payload: "Dune Messiah")
+
+        #expect(told.value == 1)
+        #expect(again.value == 0, "the count did not change")
+        #expect(inPlaceShelves.value == [true])
+        #expect(store[\.shelf, trackedBy: \.shelf.books.count].books == ["Dune Messiah"])
     }
 }

@@ -61,7 +61,8 @@ extension Store {
     /// through the store, then counts it, so it is told when `items` changes.
     /// To track the leaf alone, pass the whole path:
     /// `store[dynamicMember: \.items.count]` is told only when the count
-    /// changes, and keeps no copy of `items`.
+    /// changes, and keeps no copy of `items`. To read a big value but track
+    /// a smaller one, use ``subscript(_:trackedBy:)``.
     ///
     /// A value is compared at a commit only while a tracker that read it is
     /// installed; a read outside tracking, or by a tracker that has fired
@@ -69,17 +70,50 @@ extension Store {
     public final subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
         lock.lock()
         defer { lock.unlock() }
-        let value: TypedTrackedValue<State, Value>
+        // NB: under the lock, before the read: see "No update is lost" above.
+        registrar.access(self, keyPath: trackedValue(for: keyPath).storeKeyPath)
+        return visibleState[keyPath: keyPath]
+    }
+
+    /// A value of the state, read so that Observation tracks another, smaller value in its place.
+    ///
+    /// Tracking a value compares it before and after each change, and so
+    /// keeps its old value while the change is made: a big collection tracked
+    /// through the store is copied by the next change that lands while a
+    /// tracker waits on it. Track something small that changes with it
+    /// instead — its count, or a revision the handlers bump:
+    ///
+    /// ```swift
+    /// List(store[\.items, trackedBy: \.items.count]) { item in … }  // told when the count changes
+    /// ```
+    ///
+    /// Code that reads a value this way inside `withObservationTracking` is
+    /// told when an action changes `tracked` (compared with `==`), and only
+    /// then: a change of `keyPath` that leaves `tracked` equal is not told.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The value to read.
+    ///   - tracked: The value that Observation tracks, and compares, in its place.
+    public final subscript<Value, Tracked: Equatable>(
+        keyPath: KeyPath<State, Value>,
+        trackedBy tracked: KeyPath<State, Tracked>
+    ) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        // NB: under the lock, before the read: see "No update is lost" above.
+        registrar.access(self, keyPath: trackedValue(for: tracked).storeKeyPath)
+        return visibleState[keyPath: keyPath]
+    }
+
+    /// The tracked value of `keyPath`, made on its first read; call under `lock`.
+    private func trackedValue<Value>(for keyPath: KeyPath<State, Value>) -> TypedTrackedValue<State, Value> {
         if let known = trackedValues[keyPath] {
             // NB: the values are keyed by their key path into the state, whose type names `Value`.
-            value = unsafeDowncast(known, to: TypedTrackedValue<State, Value>.self)
-        } else {
-            value = TypedTrackedValue(keyPath)
-            trackedValues.add(value, for: keyPath)
+            return unsafeDowncast(known, to: TypedTrackedValue<State, Value>.self)
         }
-        // NB: under the lock, before the read: see "No update is lost" above.
-        registrar.access(self, keyPath: value.storeKeyPath)
-        return visibleState[keyPath: keyPath]
+        let value = TypedTrackedValue(keyPath)
+        trackedValues.add(value, for: keyPath)
+        return value
     }
 
     /// Whether a tracker holds `stateKeyPath`: whether telling the registrar of a change of the
