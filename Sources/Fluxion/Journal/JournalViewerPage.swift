@@ -177,7 +177,8 @@ enum JournalViewerPage {
         .card > .card-body { padding: 6px 10px; }
         .diff { font-family: var(--mono); font-size: 12px; }
         .diff div { padding: 1px 6px; border-radius: 4px; white-space: pre-wrap; word-break: break-word; }
-        .diff .path { color: var(--key); }
+        .diff .path { color: var(--key); cursor: pointer; }
+        .diff .path:hover { text-decoration: underline; }
         .diff .old { color: var(--del); background: var(--del-bg); border-radius: 3px; padding: 0 3px; }
         .diff .new { color: var(--add); background: var(--add-bg); border-radius: 3px; padding: 0 3px; }
         .diff .added { background: var(--add-bg); }
@@ -916,7 +917,13 @@ enum JournalViewerPage {
           if (colon < 0) { div.textContent = text; return div; }
           const path = text.slice(0, colon);
           const rest = text.slice(colon + 2);
-          div.append(el("span", "path", path), ": ");
+          const p = el("span", "path", path);
+          p.title = "Show every step that changed this path";
+          p.addEventListener("click", () => {
+            $("search").value = path;
+            applyFilters();
+          });
+          div.append(p, ": ");
           if (rest.startsWith("+ ")) {
             div.className = "added";
             div.append(el("span", "new", rest));
