@@ -122,6 +122,15 @@ def check_viewer(session, page, empty, screenshot):
                                % with_it[0]) == needle, "and marks it there")
         browser.press("Escape", key_code=27)
         check(len(rows_shown(browser)) == len(steps), "Esc clears the search")
+        browser.click(f'#rows .row[data-row="{k}"]')
+        browser.click("#detail .change .diff .path")
+        path = browser.evaluate('document.getElementById("search").value')
+        changed = [i for i, s in enumerate(steps) if any(line.startswith(path + ":")
+                                                         for c in s.get("changes", []) for line in c["diff"])]
+        rows = [r["row"] for r in rows_shown(browser)]
+        check(k in rows and set(changed) <= set(rows), f"a path in a diff ({path}) lists the steps that changed it",
+              rows)
+        browser.press("Escape", key_code=27)
 
         # The page opens a journal the user picks.
         picker = browser.send("Runtime.evaluate", {"expression": 'document.getElementById("picker")'},

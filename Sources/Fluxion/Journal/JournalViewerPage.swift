@@ -1490,7 +1490,10 @@ enum JournalViewerPage {
               c: () => { const r = J.rows[sel]; if (r && r.cause && r.cause.row >= 0) select(r.cause.row); },
               "/": () => $("search").focus(), "?": () => showOverlay($("overlay").classList.contains("show") ? null :
                 helpBox()),
-              Escape: () => showOverlay(null),
+              Escape: () => {
+                if ($("overlay").classList.contains("show")) return showOverlay(null);
+                if ($("search").value) { $("search").value = ""; applyFilters(); }
+              },
             };
             const act = keys[e.key];
             if (!act || (t instanceof HTMLButtonElement && e.key === " ")) return;
