@@ -43,7 +43,9 @@ struct Delivery: Sendable {
     }
 }
 
-/// Cancels an observer whose calls are queued, so that no queued call runs after the cancel returns.
+/// Cancels an observer whose calls are queued, so that no queued call that checks the gate after the
+/// cancel has returned runs. NB: a call that checked it just before still runs, on the queue: a
+/// cancel made on that queue, when it is serial, therefore leaves no call at all.
 @usableFromInline
 final class DeliveryGate: Cancellable, @unchecked Sendable {  // `isOpen` and `observer` guarded by `lock`
     private let lock = Lock()

@@ -65,8 +65,8 @@ extension Dispatcher {
     /// Calls are queued on the main queue, in order; a call is skipped if the
     /// owner is gone by then.
     ///
-    /// - Returns: A handle that stops the observer early (no queued call starts
-    ///   after ``ObservationHandle/cancel()`` returns); releasing it does not.
+    /// - Returns: A handle that stops the observer early (cancelled on the main
+    ///   actor, it is not called again); releasing it does not.
     @discardableResult
     public func observeOnMainActor<Owner: AnyObject & Sendable>(
         owner: Owner,

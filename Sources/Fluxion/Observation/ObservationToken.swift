@@ -5,8 +5,12 @@
 /// token = nil  // no more calls
 /// ```
 ///
-/// Once ``cancel()`` returns the observer is not called again (a call already
-/// under way on another thread finishes). Cancelling takes O(1) time.
+/// Once ``cancel()`` returns, no change committed later reaches the
+/// observer; only a call that another thread is making, or has just let
+/// through (at most one), can still run, and ``cancel()`` does not wait for
+/// it. A cancel made on the delivering thread, or on the serial queue the
+/// observer is called on, leaves no call at all. See ``ObservationHandle``
+/// for the details. Cancelling takes O(1) time.
 public final class ObservationToken: @unchecked Sendable {  // `observer` guarded by `lock`, the store's lock
     private let lock: Lock
     private var observer: (any Cancellable)?

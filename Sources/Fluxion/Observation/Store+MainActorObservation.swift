@@ -19,8 +19,8 @@ extension Store {
     ///   - sendingCurrentState: Whether to queue a first call with the current
     ///   state (``StoreChange/isCurrentState``); `false` by default.
     ///   - handler: Called on the main actor with the owner and each change.
-    /// - Returns: A handle that stops the observer early (no queued call starts
-    ///   after ``ObservationHandle/cancel()`` returns); releasing it does not.
+    /// - Returns: A handle that stops the observer early (cancelled on the main
+    ///   actor, it is not called again); releasing it does not.
     @discardableResult
     public final func observeOnMainActor<Owner: AnyObject & Sendable>(
         owner: Owner,
@@ -34,7 +34,7 @@ extension Store {
 
     /// Calls `handler` on the main actor with each change of this store until the token is cancelled or released.
     ///
-    /// No queued call starts after ``ObservationToken/cancel()`` returns.
+    /// Cancelled on the main actor, the observer is not called again.
     ///
     /// - Returns: A token; keep it as long as you want the changes.
     public final func observeOnMainActor(

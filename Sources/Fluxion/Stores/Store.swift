@@ -246,8 +246,10 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// token.cancel()
     /// ```
     ///
-    /// Cancelling or releasing the token releases the closure. With a
-    /// `queue`, no queued call starts after ``ObservationToken/cancel()`` returns.
+    /// Cancelling or releasing the token releases the closure. Once
+    /// ``ObservationToken/cancel()`` returns, no later change reaches
+    /// `handler`; see ``ObservationHandle`` for a call already under way on
+    /// another thread.
     ///
     /// - Parameters:
     ///   - queue: Where to call `handler`; `nil`, the default, calls it on the
