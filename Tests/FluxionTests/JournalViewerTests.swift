@@ -4,7 +4,7 @@ import Testing
 @testable import Fluxion
 
 /// The journal viewer's page: what it embeds, how, and that it needs nothing from outside.
-@Suite struct JournalViewerTests {
+@Suite(.timeLimit(.minutes(1))) struct JournalViewerTests {
     /// The text of the page's `<script id="journal">` element, with `\u003c` read back as `<`.
     private func embeddedLines(of page: String) throws -> String {
         let start = try #require(page.range(of: #"<script type="application/x-ndjson" id="journal""#))
@@ -131,6 +131,29 @@ import Testing
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let page = try String(contentsOf: url, encoding: .utf8)
         #expect(page.hasPrefix("<!doctype html>") && page.hasSuffix("</html>"))
+    }
+
+    @Test func writingAPageReplacesOnlyAnEarlierPage() throws {
+        let journal = try Journal(recording: makeShelfDispatcher())
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("session.html")
+        let notes = folder.appendingPathComponent("notes.txt")
+        let link = folder.appendingPathComponent("link.html")
+        try Data("keep me".utf8).write(to: notes)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: notes)
+
+        try journal.writeViewer(to: page)
+        try journal.writeViewer(to: page)  // an earlier page is replaced
+
+        for kept in [folder, notes, link] {
+            #expect(throws: JournalError.self) { try journal.writeViewer(to: kept) }
+        }
+        #expect(try String(contentsOf: notes, encoding: .utf8) == "keep me")
+        #expect(FileManager.default.fileExists(atPath: page.path))
+        let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(listed == ["link.html", "notes.txt", "session.html"])
     }
 
     @Test func placesEachEffectAmongTheStepsByTime() async throws {

@@ -33,7 +33,12 @@ extension Journal {
 
     /// Writes ``viewer()`` to `url`, readable and writable by its owner only, as the journal file is.
     ///
-    /// - Throws: ``JournalError/unreadableFile(path:reason:)`` when the file cannot be written.
+    /// It creates the page where nothing exists, or replaces an earlier page of the viewer; anything
+    /// else at `url` is left untouched.
+    ///
+    /// - Throws: ``JournalError/notReplaceable(path:reason:)`` when `url` names a directory, a link or a
+    ///   file that is not a viewer page; ``JournalError/unreadableFile(path:reason:)`` when the file
+    ///   cannot be written.
     public func writeViewer(to url: URL) throws {
         try Self.write(viewer(), to: url)
     }
@@ -72,9 +77,24 @@ extension Journal {
     }
 
     /// Writes a page, owner-only (0600): it holds the users' data that the journal holds.
+    ///
+    /// It creates the page where nothing exists, or replaces an earlier page of the viewer; anything
+    /// else at the path — a directory, a link, another file — is left untouched.
     private static func write(_ page: String, to url: URL) throws {
         let manager = FileManager.default
-        try? manager.removeItem(at: url)
+        if let attributes = try? manager.attributesOfItem(atPath: url.path) {
+            // NB: `attributesOfItem` does not follow a final symbolic link: a link is refused as it is.
+            guard attributes[.type] as? FileAttributeType == .typeRegular else {
+                throw JournalError.notReplaceable(path: url.path, reason: "it is not a file")
+            }
+            guard let handle = FileHandle(forReadingAtPath: url.path),
+                let head = try? handle.read(upToCount: 4_096), (try? handle.close()) != nil,
+                String(decoding: head, as: UTF8.self).contains(JournalViewerPage.generatorMark)
+            else {
+                throw JournalError.notReplaceable(path: url.path, reason: "it is not a page of the journal viewer")
+            }
+            try? manager.removeItem(at: url)
+        }
         guard manager.createFile(atPath: url.path, contents: Data(page.utf8), attributes: [.posixPermissions: 0o600])
         else {
             throw JournalError.unreadableFile(path: url.path, reason: "it cannot be created")

@@ -7,6 +7,9 @@
 import Foundation
 
 enum JournalViewerPage {
+    /// What every page holds in its head: writing a page replaces only a file that holds it.
+    static let generatorMark = #"<meta name="generator" content="Fluxion journal viewer">"#
+
     /// The page with `journal`, a journal file's text, embedded, titled `name`.
     static func html(embedding journal: Data, name: String) -> String {
         // NB: in JSON text `<` stands only inside strings, where `\u003c` reads the same: no `</script>` or
