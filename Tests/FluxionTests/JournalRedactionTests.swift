@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A value under a redacted key never reaches a journal file, by any route.
-@Suite struct JournalRedactionTests {
+@Suite(.timeLimit(.minutes(1))) struct JournalRedactionTests {
     /// Records `body` into a file with `password` redacted, and returns the file's text and the hook's warnings.
     private func record(
         _ body: (Dispatcher) throws -> Void

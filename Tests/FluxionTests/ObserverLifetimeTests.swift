@@ -81,7 +81,7 @@ private func observe(
     return WeakReference(object: canary)
 }
 
-@Suite struct ObserverLifetimeTests {
+@Suite(.timeLimit(.minutes(1))) struct ObserverLifetimeTests {
     @Test(arguments: TokenObserverKind.allCases, TokenEnding.allCases)
     fileprivate func endingATokenFreesTheObserversClosureAtOnce(kind: TokenObserverKind, ending: TokenEnding)
         throws

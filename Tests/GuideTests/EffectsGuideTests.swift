@@ -520,7 +520,7 @@ func temporaryURL(_ name: String) -> URL {
 }
 // article-test-end
 
-@Test func anUnreadableResponseIsATaskError() async throws {
+@Test(.timeLimit(.minutes(1))) func anUnreadableResponseIsATaskError() async throws {
     let test = TestDispatcher()
     try test.register(SearchStore.self) {
         SearchStore(client: SearchClient { _ in throw MalformedResponse() }, clock: test.clock)
