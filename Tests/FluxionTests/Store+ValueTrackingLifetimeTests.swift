@@ -248,4 +248,25 @@ private func track<Value>(_ read: () -> Value) -> LockedBox<Int> {
         #expect(inPlaceShelves.value == [true])
         #expect(store[\.shelf, trackedBy: \.shelf.books.count].books == ["Dune Messiah"])
     }
+
+    @Test func trackersOnManyThreadsRacingCommitsAreEachToldOfTheChangeAfterThem() throws {
+        // Readers install trackers on three threads while a fourth commits; then each installs
+        // one more, and one change must reach all three.
+        let (dispatcher, store) = try makeStore()
+        let lastTold = LockedBox<[LockedBox<Int>]>([])
+        runOnThreads(4) { index in
+            if index == 3 {
+                for round in 0..<300 { try? dispatcher.dispatch(.select, payload: round % 2) }
+                return
+            }
+            // NB: a bounded number: a tracker lives until a change fires it.
+            for _ in 0..<300 { _ = track { store.selectedTag } }
+            let told = track { store.selectedTag }
+            lastTold.withValue { $0.append(told) }
+        }
+
+        try dispatcher.dispatch(.select, payload: nil)
+
+        #expect(lastTold.value.map(\.value) == [1, 1, 1])
+    }
 }

@@ -168,6 +168,7 @@ struct TrackedValues<State: Sendable> {
 @usableFromInline
 class TrackedValue<State: Sendable> {
     /// Whether a tracker that read the value holds its key path; see the top of this file.
+    /// NB: call under the store's lock, where readers pass the key path to Observation.
     @usableFromInline var isTracked: Bool { false }
 
     /// Whether the value differs between two states; runs the key path on both when it is `Equatable`.

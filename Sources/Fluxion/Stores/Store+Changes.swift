@@ -107,7 +107,7 @@ extension Store {
         if tellsState { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
         if let tracked, let watches {
             // NB: checked again before each: telling one value may have fired the tracker of the next.
-            for (value, hasChanged) in zip(tracked, watches) where value.isTracked && hasChanged(currentState) {
+            for (value, hasChanged) in zip(tracked, watches) where isTracked(value) && hasChanged(currentState) {
                 value.tell(self)
             }
         }
@@ -198,9 +198,17 @@ extension Store {
         // NB: only trackers installed, or being installed, at the commit; see Store+ValueTracking.swift.
         if pending.tellsState { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
         // NB: checked again before each: telling one value may have fired the tracker of the next.
-        for value in pending.tracked where value.isTracked {
+        for value in pending.tracked where isTracked(value) {
             if value.hasChanged(from: pending.oldState, to: currentState) { value.tell(self) }
         }
+    }
+
+    /// Whether a tracker still holds `value`, checked under the lock: readers take their holds under it.
+    @inlinable
+    final func isTracked(_ value: TrackedValue<State>) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value.isTracked
     }
 
     @usableFromInline
