@@ -66,6 +66,8 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     @usableFromInline @exclusivity(unchecked) final var staged: State?
     /// The thread running the transaction that staged `staged`: the only one that reads it.
     @usableFromInline @exclusivity(unchecked) final var stagedBy: ThreadID?
+    /// Whether ``state`` was ever read: until then no tracker can hold `stateKeyPath`.
+    @usableFromInline @exclusivity(unchecked) final var isStateRead = false
     /// The observers in the order they were added; `nil` marks a cancelled one's slot.
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<AnyObserver?> = []
     @exclusivity(unchecked) final var vacantSlots = 0
@@ -123,6 +125,7 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
         defer { lock.unlock() }
         // NB: under the lock, before the read: a commit after this read sees the key path held.
         registrar.access(self, keyPath: stateKeyPath)
+        isStateRead = true
         return visibleState
     }
 
