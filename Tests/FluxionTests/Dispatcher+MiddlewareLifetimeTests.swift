@@ -126,16 +126,17 @@ private func capturing(_ capture: MiddlewareCapture, keeping kept: KeptNext? = n
         #expect(store.state == [1], "the running action kept the chain it started with")
     }
 
-    @Test func aStoppedJournalsMiddlewareIsReleased() throws {
+    @Test func aStoppedJournalsRecorderIsReleased() throws {
         let (dispatcher, _) = try makeLogStore(log: Recorder<String>())
+        dispatcher.addMiddleware(ClosureMiddleware { action, next in try next(action) })
         let journal = try Journal(recording: dispatcher)
         try dispatcher.dispatch(.add, payload: 1)
-        let entries = dispatcher.middlewareEntryReferences
-        #expect(entries.count == 1)
+        let recorder = try #require(dispatcher.journalRecorderReference)
+        #expect(recorder.object != nil)
 
         journal.stop()
 
-        #expect(entries.allSatisfy { $0.object == nil }, "nothing keeps the journal's middleware")
+        #expect(recorder.object == nil, "nothing keeps the journal's recorder: not the chain, nor its kept run")
         try dispatcher.dispatch(.add, payload: 2)
         #expect(journal.records.count == 1)
     }

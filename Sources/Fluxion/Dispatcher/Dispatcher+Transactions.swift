@@ -3,18 +3,24 @@
 extension Dispatcher {
     /// Runs an action the turn holder took from a queue, or a batch's: looks its routes up first.
     func runAction(_ name: String, erased: () -> AnyAction, handlers: (RouteList) throws -> Void) throws {
-        let (list, middleware) = state.withLock { ($0.index.list(for: name), $0.middleware.runVersion) }
-        try runAction(list, middleware: middleware, erased: erased, handlers: handlers)
+        let (list, passage) = state.withLock { ($0.index.list(for: name), $0.middleware.passage) }
+        try runAction(list, through: passage, erased: erased, handlers: handlers)
     }
 
-    /// Runs an action through the middleware chain of version `middleware`, if any, then through the stores of `list`.
+    /// Runs an action through the middleware chain of `passage`, if any, then through the stores of `list`,
+    /// recorded by the journal's recorder of `passage`, if any.
     func runAction(
         _ list: RouteList,
-        middleware: UInt64?,
+        through passage: MiddlewareChain.Passage,
         erased: () -> AnyAction,
         handlers: (RouteList) throws -> Void
     ) throws {
-        guard let middleware else { return try handlers(list) }
+        guard let middleware = passage.middleware else {
+            guard let recorder = passage.recorder else { return try handlers(list) }
+            // NB: its stores are made first, so that the recorder sees their states before the action.
+            let list = list.isReady ? list : try ready(list)
+            return try recorder.record(erased(), reaching: list, in: self) { try handlers(list) }
+        }
         // NB: its stores are made first, while the turn may still be given up meanwhile.
         let list = list.isReady ? list : try ready(list)
         do {

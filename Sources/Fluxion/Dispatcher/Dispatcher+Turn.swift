@@ -9,9 +9,9 @@ extension Dispatcher {
         case queued
         /// The action comes from a cancelled task: it is refused.
         case cancelled
-        /// The caller holds the turn: it runs the action through the middleware chain of this version,
-        /// if any, and through `list`.
-        case run(RouteList, middleware: UInt64?)
+        /// The caller holds the turn: it runs the action through the middleware chain and the journal's
+        /// recorder, if any, and through `list`.
+        case run(RouteList, through: MiddlewareChain.Passage)
     }
 
     /// Takes the dispatch turn, runs the action, then the actions queued meanwhile.
@@ -51,7 +51,7 @@ extension Dispatcher {
             case nil: return nil  // NB: another thread holds the turn: wait, and ask again
             case .queued?: return .queued
             case .run?:
-                return .run(state.index.list(for: name), middleware: state.middleware.runVersion)
+                return .run(state.index.list(for: name), through: state.middleware.passage)
             }
         })
         switch decision {
@@ -62,11 +62,11 @@ extension Dispatcher {
         case .cancelled:
             report(TaskError(.refused, taskID: currentTask?.id?.value, action: name, error: CancellationError()))
             throw CancellationError()
-        case .run(let list, let middleware):
+        case .run(let list, let passage):
             var failure: (any Error)?
             let began = steps.beginDirect()
             do {
-                try runAction(list, middleware: middleware, erased: erased, handlers: handlers)
+                try runAction(list, through: passage, erased: erased, handlers: handlers)
             } catch {
                 failure = error
             }

@@ -141,12 +141,19 @@ extension Dispatcher {
 
     /// Tells the observers of a committed batch, then the middleware that observes changes.
     private func deliverBatch(_ action: AnyAction) {
-        let middleware = state.withLock { $0.middleware.entries.filter(\.observesChanges) }
-        guard !middleware.isEmpty else { return transaction.deliver(action) }
+        let (middleware, recorder) = state.withLock {
+            ($0.middleware.entries.filter(\.observesChanges), $0.middleware.recorder?.recorder)
+        }
+        guard !middleware.isEmpty else {
+            transaction.deliver(action)
+            recorder?.batchCommitted(action, in: self)
+            return
+        }
         relay.startCollecting()
         transaction.deliver(action)
         let changes = relay.stopCollecting()
         for entry in middleware { entry.middleware.batchCommitted(action, changes: changes) }
+        recorder?.batchCommitted(action, in: self)
     }
 
     /// Runs one action of the running batch now; `DispatchBatch` calls it.

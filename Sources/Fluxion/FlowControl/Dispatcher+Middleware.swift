@@ -63,7 +63,8 @@ extension Dispatcher {
         let chain = state.withLock { $0.middleware }
         guard !chain.entries.isEmpty else { return nil }
         return MiddlewareRun(
-            dispatcher: self, chain: chain.entries, version: chain.version, collectsChanges: chain.observesChanges)
+            dispatcher: self, chain: chain.entries, recorder: chain.recorder?.recorder, version: chain.version,
+            collectsChanges: chain.observesChanges)
     }
 
     /// Passes `action` to the first middleware of `run`; the `next` it gets ends with this call, unless kept.
@@ -96,10 +97,22 @@ extension Dispatcher {
         return try lent._withUnsafeGuaranteedRef { try reachStores(action, through: $0, from: run) }
     }
 
-    /// Runs `action` through the stores of `list`, past the last middleware of `run`.
+    /// Runs `action` through the stores of `list`, past the last middleware of `run`, recorded by its
+    /// journal's recorder, if any.
     ///
     /// - Returns: The changes the action produced, if the run's middleware observe them.
     private func reachStores(_ action: AnyAction, through list: RouteList, from run: MiddlewareRun) throws
+        -> [AnyStoreChange]
+    {
+        guard let recorder = run.recorder else { return try reachStoresUnrecorded(action, through: list, from: run) }
+        // NB: its stores are made first, so that the recorder sees their states before the action.
+        let list = list.isReady ? list : try ready(list)
+        return try recorder.record(action, reaching: list, in: self) {
+            try reachStoresUnrecorded(action, through: list, from: run)
+        }
+    }
+
+    private func reachStoresUnrecorded(_ action: AnyAction, through list: RouteList, from run: MiddlewareRun) throws
         -> [AnyStoreChange]
     {
         guard run.collectsChanges, !transaction.isBatch else {

@@ -1,6 +1,16 @@
-/// A dispatcher's middleware, outermost first.
+/// A dispatcher's middleware, outermost first, and the recorder of a journal, past the last.
 struct MiddlewareChain {
+    /// What an action passes through on its way to the stores.
+    struct Passage {
+        /// The version of the chain, or `nil` when it is empty: a dispatch then skips the chain at no cost.
+        let middleware: UInt64?
+        /// The recorder of the journal attached, which sees each action as it reaches the stores.
+        let recorder: JournalRecorder?
+    }
+
     private(set) var entries: [MiddlewareEntry] = []
+    /// The recorder of the journal attached, if any, and its identifier.
+    private(set) var recorder: (id: MiddlewareID, recorder: JournalRecorder)?
     private var nextID = 0
     /// Whether a middleware of the chain observes changes, so that they are gathered for it.
     private(set) var observesChanges = false
@@ -11,6 +21,18 @@ struct MiddlewareChain {
     /// The version of the chain, or `nil` when it is empty: a dispatch then skips the chain at no cost.
     var runVersion: UInt64? { entries.isEmpty ? nil : version }
 
+    /// What an action dispatched now passes through.
+    var passage: Passage { Passage(middleware: runVersion, recorder: recorder?.recorder) }
+
+    /// Attaches a journal's recorder, replacing any other's.
+    mutating func attach(_ recorder: JournalRecorder) -> MiddlewareID {
+        let id = MiddlewareID(rawValue: nextID)
+        nextID += 1
+        self.recorder = (id, recorder)
+        version &+= 1
+        return id
+    }
+
     mutating func append(_ middleware: any Middleware, observesChanges: Bool) -> MiddlewareID {
         let id = MiddlewareID(rawValue: nextID)
         nextID += 1
@@ -20,8 +42,13 @@ struct MiddlewareChain {
         return id
     }
 
-    /// Removes a middleware; returns it, for the caller to release unlocked.
-    mutating func remove(_ id: MiddlewareID) -> [MiddlewareEntry] {
+    /// Removes a middleware, or a journal's recorder; returns it, for the caller to release unlocked.
+    mutating func remove(_ id: MiddlewareID) -> [AnyObject] {
+        if let attached = recorder, attached.id == id {
+            recorder = nil
+            version &+= 1
+            return [attached.recorder]
+        }
         let removed = entries.filter { $0.id == id }
         entries.removeAll { $0.id == id }
         observesChanges = entries.contains(where: \.observesChanges)

@@ -19,6 +19,8 @@ final class MiddlewareRun {
     private var unretainedChain: [Unmanaged<MiddlewareEntry>]
     /// How many middleware the chain has: a `next` at this position reaches the stores.
     let count: Int
+    /// The recorder of the journal attached when the run was made: it sees the action reach the stores.
+    private(set) var recorder: JournalRecorder?
     /// The version of the chain, as ``MiddlewareChain`` counts them.
     let version: UInt64
     /// Whether the stores' changes are gathered for the middleware.
@@ -32,9 +34,13 @@ final class MiddlewareRun {
     private var name = ""
     private var unretainedList: Unmanaged<RouteList>?
 
-    init(dispatcher: Dispatcher, chain: [MiddlewareEntry], version: UInt64, collectsChanges: Bool) {
+    init(
+        dispatcher: Dispatcher, chain: [MiddlewareEntry], recorder: JournalRecorder?, version: UInt64,
+        collectsChanges: Bool
+    ) {
         unretainedDispatcher = Unmanaged.passUnretained(dispatcher)
         self.chain = chain
+        self.recorder = recorder
         unretainedChain = chain.map(Unmanaged.passUnretained)
         count = chain.count
         self.version = version
@@ -95,6 +101,7 @@ final class MiddlewareRun {
         keeper = dispatcher
         unretainedChain = []
         chain = []
+        recorder = nil
     }
 }
 

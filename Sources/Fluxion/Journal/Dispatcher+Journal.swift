@@ -10,6 +10,16 @@ extension Dispatcher {
         return try instance(of: registration) as? any StateReplacing
     }
 
+    /// Attaches a journal's recorder, past the last middleware; ``removeMiddleware(_:)`` takes it off.
+    func attach(_ recorder: JournalRecorder) -> MiddlewareID {
+        state.withLock { $0.middleware.attach(recorder) }
+    }
+
+    /// The registration of the store type whose identifier is `id`, if it is registered.
+    func registration(with id: ObjectIdentifier) -> Registration? {
+        state.withLock { $0.index.registrations[id] }
+    }
+
     /// How to decode the payload of `name`: as the type its typed handlers take; `.catchAll` when only
     /// catch-all reducers take it; `nil` when no store does.
     func payloadDecoder(of name: String) -> PayloadDecoder? {
@@ -99,10 +109,18 @@ protocol StateReplacing: AnyObject, Sendable {
     func replaceState(with value: Any) -> HandlerOutcome
     /// Decodes `json` as the state type.
     func decodeState(_ json: JSONValue) throws -> any Sendable
+    /// How many times the store committed a change; read by the dispatch turn holder, who alone commits.
+    var commitCount: UInt64 { get }
+    /// The committed state, without its lock; read by the dispatch turn holder, who alone commits.
+    var committedValue: any Sendable { get }
 }
 
 extension Store: StateReplacing {
     var erasedState: any Sendable { state }
+
+    var commitCount: UInt64 { commitSerial }
+
+    var committedValue: any Sendable { currentState }
 
     func replaceState(with value: Any) -> HandlerOutcome {
         guard let value = value as? State else {

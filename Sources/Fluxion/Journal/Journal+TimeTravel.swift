@@ -61,13 +61,13 @@ extension Journal {
                 // NB: every store a step in memory changed, before or after the position: the travel moved
                 // those after it, and a replay must set them too.
                 var seen: Set<ObjectIdentifier> = []
-                let stores = contents.entries.all.flatMap(\.changes).map(\.store).filter {
+                let stores = contents.entries.all.flatMap(\.changes).map(\.seen).filter {
                     seen.insert(ObjectIdentifier($0)).inserted
                 }
                 contents.entries.removeAll(after: position)
                 contents.nextSequence = position + 1
                 contents.position = nil
-                let states = stores.map { JournalEntries.Change(store: $0, oldState: (), newState: $0.erasedState) }
+                let states = stores.map { JournalEntries.Change($0, oldState: (), newState: $0.store.erasedState) }
                 return (position, states)
             }
             guard let (position, states) = resumed else { return }

@@ -37,7 +37,11 @@ public final class Journal: Sendable {
         var entries: JournalEntries
         var nextSequence = 1
         /// The step the stores were moved to; `nil` at the present.
-        var position: Int?
+        var position: Int? {
+            didSet { showsPast.set(position != nil) }
+        }
+        /// Whether `position` is set, for the dispatching thread to read without the lock.
+        let showsPast: AtomicFlag
         /// The journal's own travel runs: its inline mutations are let through.
         var isMoving = false
         var middleware: MiddlewareID?
@@ -45,6 +49,20 @@ public final class Journal: Sendable {
         var effectObserver: Int?
         /// Tests' hook: runs on the travelling thread before a move takes the dispatch turn.
         var beforeMoveTakesTurn: (@Sendable () -> Void)?
+
+        /// Whether a step that commits now is recorded: the journal runs, and it is not its own travel.
+        var isRecording: Bool { !isMoving && middleware != nil }
+
+        /// Appends the entry of a step, numbered on from the last.
+        mutating func append(
+            _ action: AnyAction, step: (serial: UInt64, cause: StepCause), time: Date, changes: JournalEntries.Changes
+        ) {
+            entries.append(
+                JournalEntries.Entry(
+                    sequence: nextSequence, serial: step.serial, cause: entries.cause(step.cause), action: action,
+                    time: time, recorded: changes))
+            nextSequence += 1
+        }
     }
 
     /// The dispatcher whose actions are recorded.
@@ -52,6 +70,10 @@ public final class Journal: Sendable {
     /// How many steps the journal keeps in memory; older ones are forgotten (not in the file).
     public let capacity: Int
     let contents: Guarded<Contents>
+    /// Whether the stores show the past: `Contents.position` is set.
+    let showsPast = AtomicFlag()
+    /// The stores' states as the journal last saw them; only the dispatch turn holder touches it.
+    let tracker = JournalTracker()
     let writer: JournalWriter?
     let errors = JournalErrorReporter()
 
@@ -100,11 +122,12 @@ public final class Journal: Sendable {
     ) throws {
         self.dispatcher = dispatcher
         self.capacity = max(capacity, 1)
-        contents = Guarded(Contents(entries: JournalEntries(capacity: capacity)))
+        contents = Guarded(Contents(entries: JournalEntries(capacity: capacity), showsPast: showsPast))
         writer = try file.map { [errors] in
             try JournalWriter(url: $0, redacting: redactingKeys, calls: calls, errors: errors)
         }
-        let id = dispatcher.addMiddleware(JournalRecorder(journal: self))
+        let id = dispatcher.attach(
+            JournalRecorder(contents: contents, showsPast: showsPast, tracker: tracker, writer: writer))
         let observer = dispatcher.observeTaskEvents { [weak self] in self?.note($0) }
         contents.withLock {
             $0.middleware = id
@@ -160,67 +183,8 @@ public final class Journal: Sendable {
         contents.withLock { $0.entries.all }.map(JournalRecord.init)
     }
 
-    /// Refuses an action while the stores show the past, unless it is the journal's own travel; a task's
-    /// refused action (in a batch: its plain dispatches are held) is reported to the task error hook.
-    func admit(_ action: AnyAction, by dispatcher: Dispatcher) throws {
-        do {
-            try contents.withLock { contents in
-                guard let position = contents.position, !contents.isMoving else { return }
-                throw JournalError.travelling(action: action.name, step: position)
-            }
-        } catch {
-            if let task = dispatcher.currentTask {
-                dispatcher.report(TaskError(.refused, taskID: task.id?.value, action: action.name, error: error))
-            }
-            throw error
-        }
-    }
-
-    /// Records an action that committed, with its changes and the step it was; called on the turn holder, in order.
-    func record(_ action: AnyAction, changes: [AnyStoreChange], step: (serial: UInt64, cause: StepCause)) {
-        let changes = changes.compactMap { change in
-            (change.store as? any StateReplacing).map {
-                JournalEntries.Change(store: $0, oldState: change.oldState, newState: change.newState)
-            }
-        }
-        let entry = contents.withLock { contents -> JournalEntries.Entry? in
-            guard !contents.isMoving, contents.middleware != nil else { return nil }
-            let entry = JournalEntries.Entry(
-                sequence: contents.nextSequence, serial: step.serial, cause: contents.entries.cause(step.cause),
-                action: action, time: Date(), changes: changes)
-            contents.nextSequence += 1
-            contents.entries.append(entry)
-            return entry
-        }
-        if let entry { writer?.write(entry) }
-    }
-
     /// Ends the journal's own travel: actions from here on are recorded, or refused in the past.
     func endMoving() {
         contents.withLock { $0.isMoving = false }
-    }
-}
-
-/// The middleware through which a journal records: the last in the chain, it sees actions as
-/// they reach the stores, and the changes they made.
-struct JournalRecorder: Middleware {
-    weak var journal: Journal?
-
-    func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
-        guard let journal else { return try next(action) }
-        try journal.admit(action, by: next.dispatcher)
-        let changes = try next(action)
-        // NB: a batch's actions are recorded as one step, once the batch has committed.
-        let dispatcher = next.dispatcher
-        if !dispatcher.isRunningBatch { journal.record(action, changes: changes, step: dispatcher.runningStep) }
-        return changes
-    }
-
-    var observesChanges: Bool { true }
-
-    func batchCommitted(_ batch: AnyAction, changes: [AnyStoreChange]) {
-        guard let journal else { return }
-        guard batch.name != AnyAction.travelName else { return journal.endMoving() }
-        journal.record(batch, changes: changes, step: journal.dispatcher.runningStep)
     }
 }

@@ -10,18 +10,54 @@ struct JournalEntries {
         let cause: JournalRecord.Cause
         let action: AnyAction
         let time: Date
-        let changes: [Change]
+        let recorded: Changes
         /// The effects the step started, as they started and ended.
         var effects: [JournalRecord.Effect] = []
+
+        /// The stores it changed, in registration order.
+        var changes: [Change] { recorded.all }
     }
 
     /// One store's change.
     struct Change: Sendable {
-        let store: any StateReplacing
+        /// NB: the journal's tracker keeps every store it saw for as long as the journal lives.
+        unowned(unsafe) let seen: JournalStore
         let oldState: any Sendable
         let newState: any Sendable
 
-        var storeName: String { typeName(type(of: store)) }
+        /// NB: `seen` is kept alive by the journal's tracker, or by the caller.
+        init(_ seen: JournalStore, oldState: any Sendable, newState: any Sendable) {
+            self.seen = seen
+            self.oldState = oldState
+            self.newState = newState
+        }
+
+        var store: any StateReplacing { seen.store }
+        var storeName: String { seen.name }
+    }
+
+    /// A step's changes: one is held inline, as most steps change one store, so recording it allocates nothing.
+    struct Changes: Sendable {
+        private var first: Change?
+        private var others: [Change] = []
+
+        init() {}
+
+        init(_ changes: [Change]) {
+            for change in changes { append(change) }
+        }
+
+        mutating func append(_ change: Change) {
+            if first == nil { first = change } else { others.append(change) }
+        }
+
+        var isEmpty: Bool { first == nil }
+
+        /// The changes, in the order appended.
+        var all: [Change] {
+            guard let first else { return [] }
+            return [first] + others
+        }
     }
 
     let capacity: Int
@@ -48,7 +84,7 @@ struct JournalEntries {
     var last: Entry? { isEmpty ? nil : self[count - 1] }
 
     /// Appends an entry, forgetting the oldest when full.
-    mutating func append(_ entry: Entry) {
+    mutating func append(_ entry: consuming Entry) {
         guard ring.count == capacity else { return ring.append(entry) }
         ring[head] = entry
         head = (head + 1) % capacity

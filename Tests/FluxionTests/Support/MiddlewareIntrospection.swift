@@ -15,4 +15,9 @@ extension Dispatcher {
     var middlewareEntryReferences: [Weak<MiddlewareEntry>] {
         state.withLock { $0.middleware.entries }.map { Weak(object: $0) }
     }
+
+    /// A weak reference to the recorder of the journal attached, if any.
+    var journalRecorderReference: Weak<JournalRecorder>? {
+        state.withLock { $0.middleware.recorder }.map { Weak(object: $0.recorder) }
+    }
 }

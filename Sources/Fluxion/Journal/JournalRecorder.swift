@@ -1,0 +1,103 @@
+import Foundation
+
+/// How a journal records: the dispatcher hands it each action as the action reaches the stores,
+/// past the last middleware, and each batch once it has committed.
+///
+/// It is not a middleware: an action keeps its payload's type on its way to
+/// the stores, and a dispatch with a journal attached costs what recording
+/// costs, not a trip through the chain. It works out the stores an action
+/// changed with the journal's tracker, and holds the parts of the journal that
+/// recording needs, not the journal: the journal, which holds the dispatcher,
+/// is not kept alive by the dispatcher.
+final class JournalRecorder: Sendable {
+    let contents: Guarded<Journal.Contents>
+    let showsPast: AtomicFlag
+    let tracker: JournalTracker
+    let writer: JournalWriter?
+
+    init(contents: Guarded<Journal.Contents>, showsPast: AtomicFlag, tracker: JournalTracker, writer: JournalWriter?) {
+        self.contents = contents
+        self.showsPast = showsPast
+        self.tracker = tracker
+        self.writer = writer
+    }
+
+    /// Runs `body`, which takes `action` through the stores of `list`, and records the step it makes,
+    /// unless it is one of a batch's actions, recorded with the batch.
+    ///
+    /// - Throws: ``JournalError/travelling(action:step:)`` while the stores show the past, or what `body` threw.
+    func record<Result>(
+        _ action: AnyAction, reaching list: RouteList, in dispatcher: Dispatcher, _ body: () throws -> Result
+    ) throws -> Result {
+        try admit(action, by: dispatcher)
+        if list.isMutation {
+            if let mutation = action.payload as? StoreMutation { try noteStore(of: mutation, in: dispatcher) }
+        } else {
+            tracker.noteStates(of: list)
+        }
+        let result = try body()
+        // NB: a batch's actions are recorded as one step, once the batch has committed; the caller holds the turn.
+        guard !dispatcher.transaction.isBatch else { return result }
+        record(action, step: dispatcher.runningStep) { tracker.changes(of: list) }
+        return result
+    }
+
+    /// Records a batch that committed, as one step; the journal's own travel is noted, not recorded.
+    func batchCommitted(_ batch: AnyAction, in dispatcher: Dispatcher) {
+        guard batch.name != AnyAction.travelName else {
+            _ = tracker.changesOfAll()
+            return
+        }
+        record(batch, step: dispatcher.runningStep) { tracker.changesOfAll() }
+    }
+
+    /// Refuses an action while the stores show the past, unless it is the journal's own travel; a task's
+    /// refused action (in a batch: its plain dispatches are held) is reported to the task error hook.
+    private func admit(_ action: AnyAction, by dispatcher: Dispatcher) throws {
+        // NB: the flag is set under the journal's lock by a move, which holds the dispatch turn, as the caller does.
+        guard showsPast.isSet else { return }
+        do {
+            try contents.withLock { contents in
+                guard let position = contents.position, !contents.isMoving else { return }
+                throw JournalError.travelling(action: action.name, step: position)
+            }
+        } catch {
+            if let task = dispatcher.currentTask {
+                dispatcher.report(TaskError(.refused, taskID: task.id?.value, action: action.name, error: error))
+            }
+            throw error
+        }
+    }
+
+    /// Notes the state of the store an inline mutation changes, made now if it is its first need.
+    private func noteStore(of mutation: StoreMutation, in dispatcher: Dispatcher) throws {
+        guard let registration = dispatcher.registration(with: mutation.storeID) else { return }
+        tracker.note(try dispatcher.instance(of: registration), order: registration.order)
+    }
+
+    /// Records an action that committed, with the changes `changes` works out and the step it was; called
+    /// on the turn holder, in order.
+    ///
+    /// NB: the entry is made in the ring, in place: an entry is large, and copying one costs as much as the
+    /// rest of recording it. Only a journal with a file copies it, for its writer.
+    private func record(
+        _ action: AnyAction, step: (serial: UInt64, cause: StepCause), changes: () -> JournalEntries.Changes
+    ) {
+        let time = Date()
+        guard let writer else {
+            return contents.withLock { contents in
+                guard contents.isRecording else {
+                    _ = changes()
+                    return
+                }
+                contents.append(action, step: step, time: time, changes: changes())
+            }
+        }
+        let entry = contents.withLock { contents -> JournalEntries.Entry? in
+            guard contents.isRecording else { return nil }
+            contents.append(action, step: step, time: time, changes: changes())
+            return contents.entries.last
+        }
+        if let entry { writer.write(entry) }
+    }
+}
