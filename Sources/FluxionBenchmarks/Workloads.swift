@@ -151,6 +151,22 @@ enum Workloads {
         }
     }
 
+    /// W13d: W13f's dispatching thread alone: the dispatches are timed, not the writing they hand over,
+    /// which is waited for after the clock stops (1,000 steps a run, so that the backlog stays small).
+    static func journalDispatching() throws -> Workload {
+        let (dispatcher, store) = try counter()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fluxion-bench-\(UUID()).jsonl")
+        let journal = try Journal(recording: dispatcher, writingTo: file)
+        try? FileManager.default.removeItem(at: file)  // NB: the open file is freed as the journal closes
+        return Workload("W13d", ops: 1_000) { ops in
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<ops { try? dispatcher.dispatch(.increment, payload: 1) }
+            let elapsed = DispatchTime.now().uptimeNanoseconds - start
+            journal.flush()
+            return (store.state.count, elapsed)
+        }
+    }
+
     /// A middleware that passes every action on.
     struct PassThrough: Middleware {
         func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {

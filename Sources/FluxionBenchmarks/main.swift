@@ -30,7 +30,7 @@ while let argument = arguments.next() {
 }
 
 let scaled = { (workload: Workload) in
-    Workload(workload.name, ops: max(1, Int(Double(workload.ops) * scale)), unit: workload.unit, run: workload.run)
+    Workload(workload.name, ops: max(1, Int(Double(workload.ops) * scale)), unit: workload.unit, timing: workload.run)
 }
 let selected = { (name: String) in filters.isEmpty || filters.contains(name) }
 
@@ -63,6 +63,7 @@ let makers: [(String, () throws -> Workload)] =
     } + [
         ("W13", { try Workloads.journal(writingToFile: false) }),
         ("W13f", { try Workloads.journal(writingToFile: true) }),
+        ("W13d", Workloads.journalDispatching),
         ("B14", Effects.b14),
         ("W14", Effects.w14),
     ]
@@ -95,6 +96,8 @@ if let w1 = median("W1") {
     ratio("W7/W1", 1.2, median("W7").map { $0 / w1 })
     ratio("W8/W1", 1.5, median("W8").map { $0 / w1 })
     ratio("W11/W1", 1.5, median("W11").map { $0 / w1 })
+    ratio("W13/W1", 2.0, median("W13").map { $0 / w1 })
+    if let w13 = median("W13") { ratio("W13d/W13", 1.2, median("W13d").map { $0 / w13 }) }
     if let b14 = median("B14") { ratio("W14/(W1+B14)", 1.0, median("W14").map { $0 / (w1 + b14) }) }
 }
 if let small = median("W12-1k") {
@@ -105,6 +108,7 @@ if let small = median("W12c-1k") {
 }
 // NB: absolute targets, in the workloads' own units.
 ratio("W5 ns/op", 150, median("W5"))
+ratio("W13f µs/step", 8, median("W13f").map { $0 / 1_000 })
 ratio("M1 bytes/observer", 128, median("M1"))
 
 if json {

@@ -1,10 +1,19 @@
 // What a journal needs of the dispatcher: its stores by name, the payload type of an action name,
 // and setting stores to recorded states without running a handler.
 extension Dispatcher {
-    /// The registered store type named `name` (as `"\(type)"` prints it), created if it was not yet.
-    func journaledStore(named name: String) throws -> (any StateReplacing)? {
-        let registration = state.withLock { state in
-            state.index.registrations.values.first { typeName($0.type) == name }
+    /// The registered store type whose qualified name is `qualifiedName`, or else the only one named `name`
+    /// (as `"\(type)"` prints it); created if it was not yet.
+    func journaledStore(named name: String, qualifiedName: String?) throws -> (any StateReplacing)? {
+        let registration = state.withLock { state -> Registration? in
+            let registrations = state.index.registrations.values
+            if let qualifiedName,
+                let match = registrations.first(where: { qualifiedTypeName($0.type) == qualifiedName })
+            {
+                return match
+            }
+            // NB: a file written before qualified names were, or a type renamed since: the short name, if it is unique.
+            let named = registrations.filter { typeName($0.type) == name }
+            return named.count == 1 ? named[0] : nil
         }
         guard let registration else { return nil }
         return try instance(of: registration) as? any StateReplacing
@@ -137,4 +146,15 @@ extension Store: StateReplacing {
         }
         return state
     }
+}
+
+/// A type's name qualified by its module and enclosing types, the same in every run: what tells two store
+/// types of one short name apart in a journal file. A private type's context, which `String(reflecting:)`
+/// prints with an address, is written `(private)`.
+func qualifiedTypeName(_ type: Any.Type) -> String {
+    var name = String(reflecting: type)
+    while let start = name.range(of: "(unknown context at "), let end = name[start.upperBound...].firstIndex(of: ")") {
+        name.replaceSubrange(start.lowerBound...end, with: "(private)")
+    }
+    return name
 }

@@ -11,15 +11,6 @@ enum JSONValue: Codable, Equatable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// The JSON form of `value` when it is `Encodable`; `nil` otherwise, or when encoding it fails.
-    init?(encoding value: Any) {
-        guard let value = value as? any Encodable,
-            let data = try? JSONValue.encoder.encode(value),
-            let json = try? JSONDecoder().decode(JSONValue.self, from: data)
-        else { return nil }
-        self = json
-    }
-
     /// Decodes this JSON as a value of `type`.
     ///
     /// - Throws: `DecodingError` when it is not one, or when `type` is not `Decodable`.

@@ -45,7 +45,7 @@ extension JournalLine {
                             "the state of \(change.storeName), a \(typeName(type(of: change.newState))), is not Codable"
                     ))
             }
-            return Change(change, before: seen.insert(change.storeName).inserted, redacting: keys)
+            return Change(change, before: seen.insert(change.seen.qualifiedName).inserted, redacting: keys)
         }
         replayable = statesWritten && replayedActions.allSatisfy(\.isReplayable)
     }
@@ -105,6 +105,7 @@ extension JournalLine.Change {
     /// A store's change: its states as JSON (redacted), the state before only when asked, and the diff.
     init(_ change: JournalEntries.Change, before: Bool, redacting keys: Set<String>) {
         store = change.storeName
+        type = change.seen.qualifiedName
         self.before = before ? JSONValue(encoding: change.oldState)?.redacting(keys) : nil
         after = JSONValue(encoding: change.newState)?.redacting(keys)
         // NB: a resumed recording's states have no state before (`()`), and so no diff.

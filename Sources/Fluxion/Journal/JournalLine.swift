@@ -45,10 +45,17 @@ struct JournalLine: Codable, Sendable {
 
     /// The change of one store: its state before (the first time the store appears), after, and the diff.
     struct Change: Codable, Sendable {
+        /// The store type's name, as it prints.
         var store: String
+        /// The store type's name qualified by its module, which tells two stores of one name apart; `nil`
+        /// in files written before it was recorded.
+        var type: String?
         var before: JSONValue?
         var after: JSONValue?
         var diff: [String]
+
+        /// What tells the store apart from every other: its qualified type name, or its name in older files.
+        var identity: String { type ?? store }
     }
 
     static let format = "fluxion-journal"
@@ -102,14 +109,5 @@ extension JournalLine {
             lines.append((index + 1, Result { try decoder.decode(JournalLine.self, from: Data(text.utf8)) }))
         }
         return lines
-    }
-
-    /// This line as one line of JSON text, with its newline.
-    func encoded() throws -> Data {
-        let encoder = JSONValue.encoder
-        encoder.dateEncodingStrategy = .iso8601
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
     }
 }

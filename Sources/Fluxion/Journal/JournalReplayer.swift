@@ -7,8 +7,10 @@ struct JournalReplayer {
     let dispatcher: Dispatcher
     let skippingErrors: Bool
     private var report = ReplayReport()
-    /// Each store's state as the recording has it so far, by store name.
+    /// Each store's state as the recording has it so far, by store identity (see `JournalLine.Change`).
     private var expected: [String: JSONValue] = [:]
+    /// Each store's name as it prints, by store identity.
+    private var names: [String: String] = [:]
     /// The keys the recording redacted: redacted in the replayed states too before they are compared.
     private var redacted: Set<String> = []
     /// The recorded effects that started and have not ended yet, in the order they started.
@@ -45,9 +47,9 @@ struct JournalReplayer {
             }
         }
         report.unfinishedEffects = unfinished.map { "#\($0.step) \($0.name)" }
-        report.differingStores = expected.keys.sorted().filter { name in
-            stores[name].map { differs($0, from: expected[name]) } ?? false
-        }
+        report.differingStores = expected.keys.filter { identity in
+            stores[identity].map { differs($0, from: expected[identity]) } ?? false
+        }.map { names[$0] ?? $0 }.sorted()
         return report
     }
 
@@ -92,7 +94,7 @@ struct JournalReplayer {
     /// NB: a bad line changes nothing: its stores, payloads and states are all found and decoded first.
     private mutating func replay(_ line: JournalLine, number: Int) throws {
         let changes = line.changes ?? []
-        let lineStores = try changes.map { try store(named: $0.store, number: number) }
+        let lineStores = try changes.map { try store(of: $0, number: number) }
         let actions = line.replayedActions
         let replays = line.replayable == true && !actions.isEmpty && actions.allSatisfy(\.isReplayable)
         let decoded = try actions.filter { _ in replays }.map { action in
@@ -103,7 +105,7 @@ struct JournalReplayer {
             return (store, try Self.decode(name: change.store, number: number) { try store.decodeState(before) })
         }
         let recorded = replays ? [] : try recordedStates(of: line, number: number)
-        for change in changes where change.before != nil { expected[change.store] = change.before }
+        for change in changes where change.before != nil { expect(change.before, of: change) }
         if !seeds.isEmpty { try dispatcher.setStates(seeds) }
         guard replays else {
             if !recorded.isEmpty { try dispatcher.setStates(recorded) }
@@ -133,7 +135,7 @@ struct JournalReplayer {
         -> [(store: any StateReplacing, state: any Sendable)]
     {
         try (line.changes ?? []).map { change -> (store: any StateReplacing, state: any Sendable) in
-            let store = try store(named: change.store, number: number)
+            let store = try store(of: change, number: number)
             guard let after = change.after else {
                 throw JournalError.notReplayable(line: number, name: line.action?.name ?? AnyAction.travelName)
             }
@@ -143,16 +145,23 @@ struct JournalReplayer {
 
     /// Compares every store the recording named so far with its recorded state.
     private mutating func compare(after line: JournalLine, number: Int) {
-        for change in line.changes ?? [] { expected[change.store] = change.after }
+        for change in line.changes ?? [] { expect(change.after, of: change) }
         guard report.mismatch == nil else { return }
-        for (name, recorded) in expected.sorted(by: { $0.key < $1.key }) {
-            guard let store = stores[name], differs(store, from: recorded) else { continue }
+        for (identity, recorded) in expected.sorted(by: { $0.key < $1.key }) {
+            guard let store = stores[identity], differs(store, from: recorded) else { continue }
+            let name = names[identity] ?? identity
             let old = (try? store.decodeState(recorded)) ?? recorded
             noteMismatch(
                 line, number: number, store: name,
                 diff: StateDiff.lines(from: old, to: store.erasedState, redacting: redacted))
             return
         }
+    }
+
+    /// Notes the state the recording gives the store of `change`.
+    private mutating func expect(_ state: JSONValue?, of change: JournalLine.Change) {
+        expected[change.identity] = state
+        names[change.identity] = change.store
     }
 
     /// Whether the store's state, as JSON and redacted as the recording was, differs from `recorded`.
@@ -167,13 +176,14 @@ struct JournalReplayer {
             diff: diff)
     }
 
-    /// The dispatcher's store of the recorded name.
-    private mutating func store(named name: String, number: Int) throws -> any StateReplacing {
-        if let store = stores[name] { return store }
-        guard let store = try dispatcher.journaledStore(named: name) else {
-            throw JournalError.unknownStore(line: number, name: name)
+    /// The dispatcher's store that `change` names: by its qualified type name, or, in a file that lacks it,
+    /// by its type's name.
+    private mutating func store(of change: JournalLine.Change, number: Int) throws -> any StateReplacing {
+        if let store = stores[change.identity] { return store }
+        guard let store = try dispatcher.journaledStore(named: change.store, qualifiedName: change.type) else {
+            throw JournalError.unknownStore(line: number, name: change.store)
         }
-        stores[name] = store
+        stores[change.identity] = store
         return store
     }
 

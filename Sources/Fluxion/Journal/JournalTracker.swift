@@ -21,7 +21,7 @@ final class JournalStore: @unchecked Sendable {  // `count` and `state`: only th
         self.store = store
         address = Unmanaged.passUnretained(store as AnyObject).toOpaque()
         name = typeName(type(of: store))
-        qualifiedName = String(reflecting: type(of: store))
+        qualifiedName = qualifiedTypeName(type(of: store))
         count = store.commitCount
         state = store.committedValue
     }

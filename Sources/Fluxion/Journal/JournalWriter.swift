@@ -39,6 +39,8 @@ final class JournalWriter: Sendable {
     /// Marks the writer's queue: the write-error hook runs on it, and may call `flush()` or `close()`.
     private let queueKey = DispatchSpecificKey<Void>()
     private let output: Guarded<Output>
+    /// What was handed over and is not written yet.
+    private let backlog = Guarded(Backlog())
 
     /// Opens the file and writes its header.
     ///
@@ -66,40 +68,61 @@ final class JournalWriter: Sendable {
 
     /// Writes a recorded step.
     func write(_ entry: JournalEntries.Entry) {
-        queue.async { [self] in
-            var (seen, warned) = output.withLock { ($0.seen, $0.warned) }
-            var unredactable: [JournalLine.Unredactable] = []
-            let line = JournalLine(entry, redacting: redacted, seen: &seen, unredactable: &unredactable)
-            var warnings: [JournalError] = []
-            for value in unredactable where warned.insert(value.action).inserted {
-                let reasons = unredactable.filter { $0.action == value.action }.map(\.reason)
-                warnings.append(.notRedactable(action: value.action, reason: reasons.joined(separator: "; ")))
-            }
-            output.withLock { ($0.seen, $0.warned) = (seen, warned) }
-            for warning in warnings { errors.report(warning) }
-            append(line, step: entry.sequence)
-        }
+        hand(.step(entry))
     }
 
     /// Writes that recording resumed after step `sequence`, with the states the stores had there.
     func writeResume(after sequence: Int, states: [JournalEntries.Change]) {
-        queue.async { [self] in
-            var line = JournalLine(kind: .resume, sequence: sequence, time: Date())
-            line.changes = states.map { JournalLine.Change($0, before: false, redacting: redacted) }
-            append(line, step: sequence)
-        }
+        hand(.resume(after: sequence, states: states, time: Date()))
     }
 
     /// Writes that an effect of step `sequence` started or ended; `error` is what it threw, if it failed.
     func write(_ effect: JournalRecord.Effect, ofStep sequence: Int, error: (any Error)? = nil) {
-        queue.async { [self] in
-            var line = JournalLine(kind: .effect, sequence: sequence, time: effect.ended ?? effect.started)
-            line.effect = JournalLine.EffectEvent(effect)
-            if let error, !redacted.isEmpty {
-                line.effect?.error = StateDiff.describe(error, redacting: redacted, qualified: false)
+        hand(.effect(effect, step: sequence, error: error))
+    }
+
+    /// Hands a line's content to the writer's queue, which writes the backlog in order; the queue is woken
+    /// only when it is idle, so that a burst of steps costs the dispatching thread one wake-up, not one each.
+    private func hand(_ item: Backlog.Item) {
+        let wakes = backlog.withLock { $0.add(item) }
+        if wakes { queue.async { [self] in writeBacklog() } }
+    }
+
+    /// Writes the backlog, in order, until it is empty; on the writer's queue.
+    private func writeBacklog() {
+        while let items = backlog.withLock({ $0.take() }) {
+            for item in items {
+                switch item {
+                case .step(let entry): writeLine(of: entry)
+                case .resume(let sequence, let states, let time):
+                    var line = JournalLine(kind: .resume, sequence: sequence, time: time)
+                    line.changes = states.map { JournalLine.Change($0, before: false, redacting: redacted) }
+                    append(line, step: sequence)
+                case .effect(let effect, let sequence, let error):
+                    var line = JournalLine(kind: .effect, sequence: sequence, time: effect.ended ?? effect.started)
+                    line.effect = JournalLine.EffectEvent(effect)
+                    if let error, !redacted.isEmpty {
+                        line.effect?.error = StateDiff.describe(error, redacting: redacted, qualified: false)
+                    }
+                    append(line, step: sequence)
+                }
             }
-            append(line, step: sequence)
         }
+    }
+
+    /// Writes the line of a recorded step; warns once per action name of a value it cannot redact.
+    private func writeLine(of entry: JournalEntries.Entry) {
+        var (seen, warned) = output.withLock { ($0.seen, $0.warned) }
+        var unredactable: [JournalLine.Unredactable] = []
+        let line = JournalLine(entry, redacting: redacted, seen: &seen, unredactable: &unredactable)
+        var warnings: [JournalError] = []
+        for value in unredactable where warned.insert(value.action).inserted {
+            let reasons = unredactable.filter { $0.action == value.action }.map(\.reason)
+            warnings.append(.notRedactable(action: value.action, reason: reasons.joined(separator: "; ")))
+        }
+        output.withLock { ($0.seen, $0.warned) = (seen, warned) }
+        for warning in warnings { errors.report(warning) }
+        append(line, step: entry.sequence)
     }
 
     /// Waits until every step handed over so far is in the file, or reported as not written; at once when
@@ -145,12 +168,7 @@ final class JournalWriter: Sendable {
 
     /// Writes a whole line, or, failing, cuts the file back to the last whole line; returns why it failed.
     private func write(_ line: JournalLine) -> String? {
-        let data: Data
-        do {
-            data = try line.encoded()
-        } catch {
-            return "it cannot be encoded: \(error)"
-        }
+        let data = line.encoded()
         return output.withLock { output -> String? in
             guard let descriptor = output.descriptor else { return nil }
             var written = 0
