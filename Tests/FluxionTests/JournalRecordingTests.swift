@@ -92,4 +92,18 @@ import Testing
 
         #expect(second.records.first?.changes.first?.diff == [#"books[2]: + "C""#])
     }
+
+    @Test func anActionAMiddlewareDroppedIsNotRecorded() throws {
+        let dispatcher = try makeShelfDispatcher()
+        dispatcher.addMiddleware(
+            ClosureMiddleware(observesChanges: false) { action, next in
+                "\(action.payload)" == "skip" ? [] : try next(action)
+            })
+        let journal = try Journal(recording: dispatcher)
+
+        try dispatcher.dispatch(.shelve, payload: "skip")
+        try dispatcher.dispatch(.shelve, payload: "Dune")
+
+        #expect(journal.records.map(\.action) == ["journalShelve(Dune)"])
+    }
 }

@@ -11,8 +11,6 @@ enum StepCause: Sendable {
 
     /// The cause of a dispatch made now by code that is not running a step: an effect's, or outside.
     static var ofCurrentTask: StepCause {
-        // NB: a thread that runs no task has no task-local value: asking which task runs costs far less.
-        guard withUnsafeCurrentTask(body: { $0 != nil }) else { return .outside }
         return TrackedTask.current?.effect.map(StepCause.effect) ?? .outside
     }
 }

@@ -11,11 +11,12 @@ import Foundation
 /// try journal.stepBack()          // the stores as they were before it; observers hear Fluxion.travel
 /// ```
 ///
-/// A journal records each action that passed its middleware and committed:
+/// A journal records each action that reached the stores and committed:
 /// queued ones, ones middleware dispatched, and each batch as one step with
-/// its actions and inline mutations. An action a handler rejected changed
-/// nothing and is not recorded. Create the journal after adding your other
-/// middleware: it records actions as they reach it, last in the chain.
+/// its actions and inline mutations. It sees an action as the stores do,
+/// past every middleware, whether added before the journal or after. An
+/// action a handler rejected, or a middleware dropped, changed nothing and is
+/// not recorded.
 ///
 /// In memory it keeps the newest `capacity` steps. With a file, each step is
 /// also written as one line of JSON, off the dispatching thread, to a file
@@ -30,8 +31,14 @@ import Foundation
 /// structure, is not written at all (see ``JournalError/notRedactable(action:reason:)``).
 /// Errors writing the file reach ``onWriteError`` as they happen.
 ///
-/// With no journal attached, recording costs nothing: the journal is a
-/// middleware, and a dispatcher without middleware skips the chain.
+/// With no journal attached, recording costs nothing. Attached, it is not a
+/// middleware: the dispatcher hands it each action, typed, as the action
+/// reaches the stores, and it learns which stores changed from their commit
+/// counts, without observing them, so in-place changes stay in place. A file
+/// is written on the journal's own queue, woken once per burst of steps; each
+/// value is encoded to JSON once. Two store types of one name (nested, or in
+/// two modules) are told apart in the file by their qualified names. What it
+/// costs is in <doc:Performance> (W13, W13d, W13f).
 public final class Journal: Sendable {
     struct Contents {
         var entries: JournalEntries
@@ -139,7 +146,7 @@ public final class Journal: Sendable {
         stop()
     }
 
-    /// Stops recording: the journal leaves the middleware chain, and its file is flushed and closed.
+    /// Stops recording: the dispatcher lets the journal's recorder go, and its file is flushed and closed.
     ///
     /// The steps in memory stay, to read and replay. Stopped while the stores
     /// show the past, they keep those states, and the archives of persistent
