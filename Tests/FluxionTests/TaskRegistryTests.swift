@@ -83,7 +83,7 @@ import Testing
         var turn = TurnState()
         turn.hasTasks = true
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let waits = turn.addDrainWaiter(continuation)
+            let waits = turn.addDrainWaiter(continuation, id: turn.drainWaiterID())
             turn.hasTasks = false
             let waiters = turn.takeDrainWaitersIfDrained()
             #expect(waits)

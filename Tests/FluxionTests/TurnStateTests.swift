@@ -147,19 +147,50 @@ import Testing
     @Test func drainWaitersResumeOnlyWhenNothingRunsOrWaits() async {
         var turn = TurnState()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let waits = turn.addDrainWaiter(continuation)
+            let waits = turn.addDrainWaiter(continuation, id: turn.drainWaiterID())
             #expect(!waits, "nothing runs: resume at once")
             continuation.resume()
         }
         _ = arrive(&turn, first, "a")
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let waits = turn.addDrainWaiter(continuation)
+            let waits = turn.addDrainWaiter(continuation, id: turn.drainWaiterID())
             var waiters: [CheckedContinuation<Void, Never>] = []
             let next = turn.next(endingWith: &waiters)
             #expect(waits)
             #expect(next == nil)
             #expect(waiters.count == 1)
             for waiter in waiters { waiter.resume() }
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct DrainWaitCancellationTests {
+    @Test func aCancelledWaitReturnsThoughWorkStillRuns() async throws {
+        let dispatcher = Dispatcher()
+        let endless = dispatcher.dispatchTask { _ in try await Task.sleep(for: .seconds(3_600)) }
+        let waiter = Task {
+            await dispatcher.waitUntilDrained()
+            return Task.isCancelled
+        }
+
+        waiter.cancel()
+
+        #expect(await waiter.value, "the wait returned because it was cancelled")
+        endless.cancel()
+        await dispatcher.waitUntilDrained()
+    }
+
+    @Test func aWaitCancelledBeforeItBeginsReturnsAtOnce() async {
+        var turn = TurnState()
+        turn.hasTasks = true
+        let id = turn.drainWaiterID()
+
+        #expect(turn.cancelDrainWaiter(id) == nil, "not waiting yet")
+
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waits = turn.addDrainWaiter(continuation, id: id)
+            #expect(!waits, "cancelled before it began to wait: it returns at once")
+            continuation.resume()
         }
     }
 }

@@ -156,10 +156,16 @@ extension Dispatcher {
     /// the last suspension's release and for those actions to run. It also
     /// waits for the work started with ``dispatchTask(priority:_:)`` and
     /// ``dispatchTask(id:cancelInFlight:priority:_:)`` to end, and for what
-    /// that work dispatches or starts in turn.
+    /// that work dispatches or starts in turn. It returns early when the
+    /// calling task is cancelled, so that a time limit ends a test waiting here.
     public func waitUntilDrained() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if !state.withLock({ $0.turn.addDrainWaiter(continuation) }) { continuation.resume() }
+        let id = state.withLock { $0.turn.drainWaiterID() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                if !state.withLock({ $0.turn.addDrainWaiter(continuation, id: id) }) { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.turn.cancelDrainWaiter(id) }?.resume()
         }
     }
 }

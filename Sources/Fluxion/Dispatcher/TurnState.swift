@@ -32,7 +32,10 @@ struct TurnState {
     /// How many dispatches gave up their turn to wait for a store another thread creates.
     private var yieldedTurns = 0
     /// Callers of `waitUntilDrained()`.
-    private var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    private var drainWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    /// The drain waiters whose tasks were cancelled before they began to wait: they return at once.
+    private var cancelledDrainWaiters: Set<UInt64> = []
+    private var nextDrainWaiter: UInt64 = 0
     /// Whether tracked asynchronous work runs: the dispatcher is not drained until it ends.
     var hasTasks = false
     /// Whether dispatches from tracked tasks are held, in order, instead of running: while a journal shows the past.
@@ -162,16 +165,33 @@ struct TurnState {
     }
 
     /// Adds a drain waiter; `false` when nothing runs or waits, so it should resume at once.
-    mutating func addDrainWaiter(_ waiter: CheckedContinuation<Void, Never>) -> Bool {
+    mutating func addDrainWaiter(_ waiter: CheckedContinuation<Void, Never>, id: UInt64) -> Bool {
+        guard cancelledDrainWaiters.remove(id) == nil else { return false }
         guard holder != nil || yieldedTurns > 0 || !suspended.isEmpty || hasTasks else { return false }
-        drainWaiters.append(waiter)
+        drainWaiters.append((id, waiter))
         return true
+    }
+
+    /// A number for a drain waiter, to cancel it by.
+    mutating func drainWaiterID() -> UInt64 {
+        defer { nextDrainWaiter &+= 1 }
+        return nextDrainWaiter
+    }
+
+    /// Stops the drain waiter `id` waiting: returns its continuation to resume, or, when it has not begun
+    /// to wait yet, makes it return as soon as it does.
+    mutating func cancelDrainWaiter(_ id: UInt64) -> CheckedContinuation<Void, Never>? {
+        guard let index = drainWaiters.firstIndex(where: { $0.id == id }) else {
+            cancelledDrainWaiters.insert(id)
+            return nil
+        }
+        return drainWaiters.remove(at: index).continuation
     }
 
     /// The drain waiters to resume, if nothing runs or waits any more.
     mutating func takeDrainWaitersIfDrained() -> [CheckedContinuation<Void, Never>] {
         guard !drainWaiters.isEmpty, holder == nil, yieldedTurns == 0, suspended.isEmpty, !hasTasks else { return [] }
         defer { drainWaiters = [] }
-        return drainWaiters
+        return drainWaiters.map(\.continuation)
     }
 }
