@@ -55,18 +55,15 @@ public final class TodoApp: Sendable {
             TodoStore.self, persistence: Persistence(storage: storage, key: keys.todos, debounce: debounce))
         try dispatcher.register(
             FilterStore.self, persistence: Persistence(storage: storage, key: keys.filter, debounce: debounce))
-        let todos = try dispatcher.store(TodoStore.self)
-        // NB: the derived stores start from the list as restored, then follow it with `waitFor`.
-        try dispatcher.register(StatsStore.self) { StatsStore(counting: todos.state.items) }
+        try dispatcher.register(StatsStore.self, derivedFrom: TodoStore.self) { StatsStore(counting: $0.items) }
         try dispatcher.register(
-            HistoryStore.self, persistence: Persistence(storage: storage, key: keys.history, debounce: debounce)
-        ) {
-            HistoryStore(tracking: todos.state)
-        }
+            HistoryStore.self, derivedFrom: TodoStore.self,
+            persistence: Persistence(storage: storage, key: keys.history, debounce: debounce)
+        ) { HistoryStore(tracking: $0) }
 
         dispatcher.onTaskError = { [failures] in failures.record($0) }
         self.dispatcher = dispatcher
-        self.todos = todos
+        todos = try dispatcher.store(TodoStore.self)
         filter = try dispatcher.store(FilterStore.self)
         stats = try dispatcher.store(StatsStore.self)
         history = try dispatcher.store(HistoryStore.self)

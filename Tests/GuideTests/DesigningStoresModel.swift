@@ -74,11 +74,20 @@ final class CartStore: Store<Cart>, @unchecked Sendable {  // state guarded by S
 // article-factory-end
 
 // article-waitFor-begin
-struct Checkout: DefaultInitializable, Equatable, Sendable {
-    var isPossible = false
+struct Checkout: Equatable, Sendable {
+    var isPossible: Bool
+
+    /// Derived from the session and the cart: the one rule, used to start and on every change.
+    init(session: Session, cart: Cart) {
+        isPossible = session.user != nil && !cart.items.isEmpty
+    }
 }
 
-final class CheckoutStore: Store<Checkout>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+final class CheckoutStore: Store<Checkout>, @unchecked Sendable {  // locked by Store
+    init(session: Session, cart: Cart) {
+        super.init(initialState: Checkout(session: session, cart: cart))
+    }
+
     override class var handlers: Handlers {
         HandlerTable()
             .on(.logIn, CheckoutStore.update)
@@ -90,7 +99,7 @@ final class CheckoutStore: Store<Checkout>, DefaultInitializable, @unchecked Sen
     func update<Payload>(_ checkout: inout Checkout, _ action: Action<Payload>) throws {
         let session = try waitFor(SessionStore.self)
         let cart = try waitFor(CartStore.self)
-        checkout.isPossible = session.state.user != nil && !cart.state.items.isEmpty
+        checkout = Checkout(session: session.state, cart: cart.state)
     }
 }
 // article-waitFor-end

@@ -12,7 +12,9 @@ import Testing
         let dispatcher = Dispatcher()
         try dispatcher.register(SessionStore.self)
         try dispatcher.register(CartStore.self) { CartStore(prices: prices) }
-        try dispatcher.register(CheckoutStore.self)
+        try dispatcher.register(CheckoutStore.self, derivedFrom: SessionStore.self, CartStore.self) { session, cart in
+            CheckoutStore(session: session, cart: cart)
+        }
         // article-register-end
         return dispatcher
     }
@@ -34,6 +36,20 @@ import Testing
             $0.modify(CheckoutStore.self) { $0.isPossible = false }
         }
         await test.finish()
+    }
+
+    @Test func aDerivedStoreStartsFromItsSourcesAsTheyAre() throws {
+        let prices = prices
+        let dispatcher = Dispatcher()
+        try dispatcher.register(SessionStore.self, initialState: Session(user: "ada"))
+        try dispatcher.register(CartStore.self, initialState: Cart(items: [CartItem(sku: "tea", price: 450)])) {
+            CartStore(prices: prices)
+        }
+        try dispatcher.register(CheckoutStore.self, derivedFrom: SessionStore.self, CartStore.self) { session, cart in
+            CheckoutStore(session: session, cart: cart)
+        }
+
+        #expect(try dispatcher.store(CheckoutStore.self).state.isPossible, "no action has run yet")
     }
 
     @Test func aTestHandsTheCartItsOwnPrices() throws {

@@ -67,10 +67,12 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(TodoStore.self)
         // article-factory-begin
-        let todos = try dispatcher.store(TodoStore.self)
-        try dispatcher.register(StatsStore.self) { StatsStore(counting: todos.state.items) }
+        try dispatcher.register(StatsStore.self, derivedFrom: TodoStore.self) { todos in
+            StatsStore(counting: todos.items)
+        }
         // article-factory-end
-        try dispatcher.register(HistoryStore.self) { HistoryStore(tracking: todos.state) }
+        try dispatcher.register(HistoryStore.self, derivedFrom: TodoStore.self) { HistoryStore(tracking: $0) }
+        let todos = try dispatcher.store(TodoStore.self)
         let stats = try dispatcher.store(StatsStore.self)
 
         try dispatcher.dispatch(.addTodo, payload: "Buy milk")
@@ -100,12 +102,11 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
 
             try dispatcher.register(TodoStore.self, persistence: Persistence(storage: storage, key: "todos"))
             try dispatcher.register(FilterStore.self, persistence: Persistence(storage: storage, key: "todos.filter"))
-            let todos = try dispatcher.store(TodoStore.self)
-            try dispatcher.register(StatsStore.self) { StatsStore(counting: todos.state.items) }
-            try dispatcher.register(HistoryStore.self, persistence: Persistence(storage: storage, key: "todos.history"))
-            {
-                HistoryStore(tracking: todos.state)
-            }
+            try dispatcher.register(StatsStore.self, derivedFrom: TodoStore.self) { StatsStore(counting: $0.items) }
+            try dispatcher.register(
+                HistoryStore.self, derivedFrom: TodoStore.self,
+                persistence: Persistence(storage: storage, key: "todos.history")
+            ) { HistoryStore(tracking: $0) }
             // article-persist-end
             dispatcher.onPersistenceError = { error in errors.append("\(error)") }
             try dispatcher.dispatch(.addTodo, payload: title)
@@ -159,8 +160,7 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
     @Test func theLoggingMiddlewarePrintsEachActionAndItsDiffs() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(TodoStore.self)
-        let todos = try dispatcher.store(TodoStore.self)
-        try dispatcher.register(StatsStore.self) { StatsStore(counting: todos.state.items) }
+        try dispatcher.register(StatsStore.self, derivedFrom: TodoStore.self) { StatsStore(counting: $0.items) }
         try dispatcher.dispatch(.addTodo, payload: "Buy milk")
         try dispatcher.dispatch(.addTodo, payload: "Walk the dog")
         let lines = Recorder<String>()

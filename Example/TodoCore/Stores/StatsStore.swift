@@ -3,8 +3,8 @@ import Fluxion
 /// Counts the items: after every action that can change the list, it waits
 /// for ``TodoStore`` and counts its new list.
 ///
-/// It keeps no data of its own, so it is not persisted; it starts from the
-/// list it is given when the dispatcher creates it (see ``TodoApp``).
+/// It keeps no data of its own, so it is not persisted; it is registered as
+/// derived from ``TodoStore``, so it starts from the list as restored (see ``TodoApp``).
 public final class StatsStore: Store<Stats>, @unchecked Sendable {  // locked by Store
     /// Creates the store with the counts of `items`.
     public init(counting items: [Todo]) { super.init(initialState: Stats(counting: items)) }

@@ -48,6 +48,16 @@ extension Dispatcher {
         factory: @escaping @Sendable () -> S,
         prepare: (@Sendable (S) -> Void)?
     ) throws {
+        try register(type, sources: [], make: { _ in factory() }, prepare: prepare)
+    }
+
+    /// Registers a store type made by `make`, which may read the stores `sources` names (registered already).
+    func register<State, S: Store<State>>(
+        _ type: S.Type,
+        sources: [any AnyObject.Type],
+        make: @escaping @Sendable (Dispatcher) throws -> S,
+        prepare: (@Sendable (S) -> Void)?
+    ) throws {
         guard type == S.self else {
             let (name, staticName) = typeNames(type, S.self)
             throw FluxionError.storeTypeUpcast(name, as: staticName)
@@ -58,7 +68,8 @@ extension Dispatcher {
         defer { withExtendedLifetime(refused) {} }
         try state.withLock { state in
             let registration = Registration(
-                S.self, table: table, order: state.index.registrationCount, factory: factory, prepare: prepare)
+                S.self, table: table, order: state.index.registrationCount, sources: sources, make: make,
+                prepare: prepare)
             do {
                 try state.index.add(registration)
             } catch {
@@ -212,7 +223,13 @@ extension Dispatcher {
         case .recursive:
             throw FluxionError.recursiveStoreCreation(registration.name)
         case .create:
-            let store = makeAttachedStore(of: registration)
+            let store: (any StoreRuntime)?
+            do {
+                store = try makeAttachedStore(of: registration)
+            } catch {
+                publish(nil, of: registration)
+                throw error
+            }
             publish(store, of: registration)
             guard let store else { throw FluxionError.storeAlreadyOwned(registration.name) }
             return store
@@ -222,8 +239,10 @@ extension Dispatcher {
     /// Runs the factory of `registration`, with no lock held (it is user code),
     /// attaches the new store and prepares it (persistence restores its archive
     /// there); `nil` when a dispatcher owns that store already.
-    private func makeAttachedStore(of registration: Registration) -> (any StoreRuntime)? {
-        let store = registration.make()
+    ///
+    /// - Throws: What a derived store's factory throws when one of its sources cannot be had.
+    private func makeAttachedStore(of registration: Registration) throws -> (any StoreRuntime)? {
+        let store = try registration.make(self)
         guard store.attach(to: self) else { return nil }
         registration.prepare?(store)
         return store

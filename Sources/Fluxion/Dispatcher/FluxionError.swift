@@ -26,6 +26,16 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The store type is already registered with this dispatcher.
     case storeAlreadyRegistered(String)
 
+    /// A derived store names a source store type that is not registered; register the sources first.
+    ///
+    /// Thrown by ``Dispatcher/register(_:derivedFrom:factory:)`` for a source not
+    /// registered yet, and when the derived store is created after its source was unregistered.
+    case sourceNotRegistered(String, derivedStore: String)
+
+    /// A derived store would start from a store that starts from it; the path lists the stores in
+    /// derivation order and ends where it started, for example `["AStore", "BStore", "AStore"]`.
+    case derivationCycle([String])
+
     /// `waitFor` would wait on a store that is already waiting; the path lists
     /// the stores in waiting order and ends where it started, for example
     /// `["AStore", "BStore", "AStore"]`.
@@ -78,6 +88,10 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
             "Store \(store) declares action '\(action)' with payload type \(payload), but \(otherStore) declares it with \(otherPayload); one name needs one payload type."
         case .storeAlreadyRegistered(let store):
             "Store \(store) is already registered with this dispatcher."
+        case .sourceNotRegistered(let source, let derived):
+            "Store \(derived) starts from \(source), which is not registered with this dispatcher; register \(source) first."
+        case .derivationCycle(let path):
+            "Derived stores start from each other: \(path.joined(separator: " → ")); one of them must start from its own state."
         case .waitForCycle(let path):
             "waitFor cycle: \(path.joined(separator: " → "))."
         case .waitForOutsideDispatch(let store):

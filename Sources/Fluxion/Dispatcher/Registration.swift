@@ -11,7 +11,10 @@ final class Registration: Sendable {
     let fallback: Handler?
     /// What the dispatcher needs to commit, roll back and deliver this store's changes.
     let operations: StoreOperations
-    let make: @Sendable () -> any StoreRuntime
+    /// Creates the store; given the dispatcher, so that a derived store's factory can read its sources.
+    let make: @Sendable (Dispatcher) throws -> any StoreRuntime
+    /// The store types a derived store starts from (see `register(_:derivedFrom:persistence:factory:)`).
+    let sources: [any AnyObject.Type]
     /// Runs on the new store once it is attached, before it is published; persistence restores here.
     let prepare: (@Sendable (any StoreRuntime) -> Void)?
 
@@ -20,7 +23,8 @@ final class Registration: Sendable {
         _ type: S.Type,
         table: HandlerTable<State>,
         order: Int,
-        factory: @escaping @Sendable () -> S,
+        sources: [any AnyObject.Type] = [],
+        make: @escaping @Sendable (Dispatcher) throws -> S,
         prepare: (@Sendable (S) -> Void)? = nil
     ) {
         id = ObjectIdentifier(type)
@@ -29,7 +33,8 @@ final class Registration: Sendable {
         handlers = table.handlers
         fallback = table.fallback
         operations = table.operations
-        make = factory
+        self.make = make
+        self.sources = sources
         // NB: the factory returns `S`, so the store handed to `prepare` is an `S`.
         if let prepare {
             self.prepare = { store in prepare(unsafeDowncast(store, to: S.self)) }

@@ -32,6 +32,7 @@ struct RouteIndex {
         guard registrations[registration.id] == nil else {
             throw FluxionError.storeAlreadyRegistered(registration.name)
         }
+        try checkSources(of: registration)
         for (name, handler) in registration.handlers {
             guard let payloadType = handler.payloadType, let other = lists[name]?.typedRoute,
                 other.handler.payloadType != payloadType
@@ -105,5 +106,31 @@ struct RouteIndex {
             lists[name] = routes.isEmpty ? nil : RouteList(routes, instances: instances)
         }
         if registration.fallback != nil { fallbackList = RouteList(fallback, instances: instances) }
+    }
+}
+
+extension RouteIndex {
+    /// Refuses a derived store whose sources are not registered, or that a source derives from.
+    ///
+    /// - Throws: ``FluxionError/sourceNotRegistered(_:derivedStore:)`` or ``FluxionError/derivationCycle(_:)``.
+    func checkSources(of registration: Registration) throws {
+        for source in registration.sources {
+            guard let sourceRegistration = registrations[ObjectIdentifier(source)] else {
+                throw FluxionError.sourceNotRegistered(typeName(source), derivedStore: registration.name)
+            }
+            if let path = path(from: sourceRegistration, to: registration.id) {
+                throw FluxionError.derivationCycle([registration.name] + path.map(\.name) + [registration.name])
+            }
+        }
+    }
+
+    /// The registrations from `start` through its sources to the type `target`, if it derives from it.
+    private func path(from start: Registration, to target: ObjectIdentifier) -> [Registration]? {
+        for source in start.sources {
+            let id = ObjectIdentifier(source)
+            if id == target { return [start] }
+            if let next = registrations[id], let rest = path(from: next, to: target) { return [start] + rest }
+        }
+        return nil
     }
 }

@@ -52,14 +52,23 @@ extension Dispatcher {
         persistence: Persistence<State>,
         factory: @escaping @Sendable () -> S
     ) throws {
+        try register(type, persistence: persistence) { prepare in
+            try self.register(type, factory: factory, prepare: prepare)
+        }
+    }
+
+    /// Reserves the archive's key, then calls `registering` with what restores and saves the new store.
+    func register<State, S: Store<State>>(
+        _ type: S.Type,
+        persistence: Persistence<State>,
+        registering: (_ prepare: @escaping @Sendable (S) -> Void) throws -> Void
+    ) throws {
         try persistence.validate()
         let center = persistenceCenter
         let id = ObjectIdentifier(S.self)
         let isNewKey = try center.reserve(persistence.key, for: id, named: typeName(S.self))
         do {
-            try register(type, factory: factory) { store in
-                center.attach(persistence, to: store)
-            }
+            try registering { store in center.attach(persistence, to: store) }
         } catch {
             if isNewKey { center.releaseKey(of: id) }
             throw error
