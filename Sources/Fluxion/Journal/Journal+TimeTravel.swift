@@ -36,13 +36,17 @@ extension Journal {
     }
 
     /// Moves the stores one step back.
+    ///
+    /// - Throws: ``JournalError/atOldestStep(_:)`` at the oldest step the journal holds.
     public func stepBack() throws {
-        try move { current, _ in current - 1 }
+        try move(orAtEdge: JournalError.atOldestStep) { current, _ in current - 1 }
     }
 
     /// Moves the stores one step forward.
+    ///
+    /// - Throws: ``JournalError/atNewestStep(_:)`` at the newest step, the present.
     public func stepForward() throws {
-        try move { current, _ in current + 1 }
+        try move(orAtEdge: JournalError.atNewestStep) { current, _ in current + 1 }
     }
 
     /// Moves the stores back to the last step, and lets actions through again.
@@ -81,7 +85,11 @@ extension Journal {
     ///
     /// NB: the target and its states are worked out inside the move's dispatch turn, where no other
     /// step can commit: the move is one step's states, all at once.
-    private func move(to target: (_ current: Int, _ last: Int) -> Int) throws {
+    /// - Parameter atEdge: The error for a step outside the journal, given the step shown; `noSuchStep` if `nil`.
+    private func move(
+        orAtEdge atEdge: ((Int) -> JournalError)? = nil,
+        to target: (_ current: Int, _ last: Int) -> Int
+    ) throws {
         contents.withLock { $0.beforeMoveTakesTurn }?()
         var moved: (step: Int, last: Int, old: Int?)?
         do {
@@ -90,7 +98,9 @@ extension Journal {
                     let range = Self.range(of: contents)
                     let current = contents.position ?? range.upperBound
                     let step = target(current, range.upperBound)
-                    guard range.contains(step) else { throw JournalError.noSuchStep(step, range: range) }
+                    guard range.contains(step) else {
+                        throw atEdge?(current) ?? JournalError.noSuchStep(step, range: range)
+                    }
                     let move = (step: step, last: range.upperBound, old: contents.position)
                     contents.isMoving = true
                     contents.position = step == range.upperBound ? nil : step

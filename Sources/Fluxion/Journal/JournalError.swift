@@ -22,6 +22,10 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case travelling(action: String, step: Int)
     /// A step the journal does not hold: it has `range`.
     case noSuchStep(Int, range: ClosedRange<Int>)
+    /// ``Journal/stepBack()`` at the oldest step the journal holds, `step`: there is none before it.
+    case atOldestStep(Int)
+    /// ``Journal/stepForward()`` at the newest step, `step` (the present): there is none after it.
+    case atNewestStep(Int)
     /// An action a task dispatched while the journal showed step `step`, held, then dropped when
     /// ``Journal/resume()`` made that step the present or ``Journal/stop()`` stopped the journal there;
     /// ``Dispatcher/onTaskError`` hears of it.
@@ -64,6 +68,10 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
             "step \(step) was not written to the journal file \(path): \(reason); the steps after it are written as they come"
         case .notRedactable(let action, let reason):
             "'\(action)' cannot be redacted by its structure: \(reason); with redacted keys, its steps are written without it and do not replay"
+        case .atOldestStep(let step):
+            "cannot step back: the stores already show the oldest step the journal holds (step \(step))"
+        case .atNewestStep(let step):
+            "cannot step forward: the stores already show the newest step, the present (step \(step))"
         case .noSuchStep(let step, let range):
             "the journal has no step \(step); it holds steps \(range.lowerBound) to \(range.upperBound)"
         }
