@@ -176,7 +176,7 @@ private func makeLoggedDispatcher(lines: Recorder<String>, secondStore: Bool = f
 
         #expect(
             lines.values == [
-                #"▶ logNickname(Optional("Ann"))"#,
+                #"▶ logNickname("Ann")"#,
                 "  LoggedStateStore",
                 #"    nickname: nil → Optional("Ann")"#,
                 "▶ logNickname(nil)",
@@ -194,7 +194,7 @@ private func makeLoggedDispatcher(lines: Recorder<String>, secondStore: Bool = f
         try dispatcher.dispatch(.nickname, payload: "Bo")
 
         #expect(
-            lines.values == [#"▶ logNickname(Optional("Bo"))"#, "  LoggedStateStore", #"    nickname: "Ann" → "Bo""#])
+            lines.values == [#"▶ logNickname("Bo")"#, "  LoggedStateStore", #"    nickname: "Ann" → "Bo""#])
     }
 
     @Test func anEquatableStateLeftEqualIsNoChangeAndNotListed() throws {

@@ -73,6 +73,29 @@ final class CartStore: Store<Cart>, @unchecked Sendable {  // state guarded by S
 }
 // article-factory-end
 
+// article-storeClosure-begin
+extension ActionName where Payload == String {
+    static var checkPrice: Self { "checkPrice" }
+}
+
+/// The price of the last product asked about: a closure handler that reaches the store's dependency.
+final class PriceCheckStore: Store<Int?>, @unchecked Sendable {  // state guarded by Store's lock; `prices` never changes
+    let prices: PriceList
+
+    init(prices: PriceList) {
+        self.prices = prices
+        super.init(initialState: nil)
+    }
+
+    override class var handlers: Handlers {
+        HandlerTable()
+            .on(.checkPrice, in: PriceCheckStore.self) { store, price, action in
+                price = try store.prices.price(of: action.payload)
+            }
+    }
+}
+// article-storeClosure-end
+
 // article-waitFor-begin
 struct Checkout: Equatable, Sendable {
     var isPossible: Bool

@@ -52,6 +52,16 @@ import Testing
         #expect(try dispatcher.store(CheckoutStore.self).state.isPossible, "no action has run yet")
     }
 
+    @Test func aClosureHandlerReachesItsStoresDependency() throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(PriceCheckStore.self) { PriceCheckStore(prices: PriceList(prices: ["tea": 450])) }
+
+        try dispatcher.dispatch(.checkPrice, payload: "tea")
+        #expect(throws: ShopError.unknownProduct("cake")) { try dispatcher.dispatch(.checkPrice, payload: "cake") }
+
+        #expect(try dispatcher.store(PriceCheckStore.self).state == 450)
+    }
+
     @Test func aTestHandsTheCartItsOwnPrices() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(CartStore.self) { CartStore(prices: PriceList(prices: ["tea": 1])) }
@@ -110,6 +120,9 @@ import Testing
         try ArticleCode.expect(
             article: "DesigningStores",
             holdsTheRegionsOf: ["DesigningStoresModel.swift", "DesigningStoresTests.swift"],
-            named: ["concerns", "cart", "factory", "waitFor", "batch", "middleware", "otherwise", "register"])
+            named: [
+                "concerns", "cart", "factory", "storeClosure", "waitFor", "batch", "middleware", "otherwise",
+                "register",
+            ])
     }
 }

@@ -70,7 +70,7 @@ public struct AnyAction: Sendable, CustomStringConvertible {
 
     /// The name, the payload and the error, for logs.
     public var description: String {
-        var text = "\(name)(\(payload))"
+        var text = "\(name)(\(printable(payload)))"
         if let error { text += " error: \(error)" }
         return text
     }
@@ -97,4 +97,19 @@ private protocol OptionalPayload {
 
 extension Optional: OptionalPayload {
     fileprivate var isNone: Bool { self == nil }
+}
+
+/// `payload` without the `Optional` around it, for logs and histories: `[1, 2]` rather than
+/// `Optional([1, 2])`, and `nil` for none.
+func printable(_ payload: Any) -> Any {
+    let mirror = Mirror(reflecting: payload)
+    guard mirror.displayStyle == .optional else { return payload }
+    guard let wrapped = mirror.children.first?.value else { return NoPayload() }
+    return printable(wrapped)
+}
+
+/// How an absent `Optional` payload prints.
+private struct NoPayload: CustomStringConvertible, CustomDebugStringConvertible {
+    var description: String { "nil" }
+    var debugDescription: String { "nil" }
 }

@@ -62,7 +62,7 @@ public struct LoggingMiddleware: Middleware {
     static func summary(of action: AnyAction) -> String {
         var text = action.name
         if !(action.payload is Void) {
-            let payload = String(reflecting: action.payload)
+            let payload = String(reflecting: printable(action.payload))
             text += "(\(payload.count > 80 ? payload.prefix(79) + "…" : payload))"
         }
         if let error = action.error { text += " error: \(error)" }

@@ -89,8 +89,9 @@ extension JournalLine.Action {
             text = StateDiff.redactedText
         } else if action.payload is StoreMutation || action.payload is Void || payload != nil {
             // NB: JSON with nothing to hide can still print a hidden field (one it does not encode).
-            let printed = StateDiff.describe(action.payload, redacting: keys, qualified: false)
-            text = printed == String(describing: action.payload) ? printed : StateDiff.redactedText
+            let shown = printable(action.payload)
+            let printed = StateDiff.describe(shown, redacting: keys, qualified: false)
+            text = printed == String(describing: shown) ? printed : StateDiff.redactedText
         } else {
             text = JournalLine.placeholder(for: action.payload)
             unredactable.append(
