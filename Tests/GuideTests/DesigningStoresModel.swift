@@ -79,7 +79,7 @@ extension ActionName where Payload == String {
 }
 
 /// The price of the last product asked about: a closure handler that reaches the store's dependency.
-final class PriceCheckStore: Store<Int?>, @unchecked Sendable {  // state guarded by Store's lock; `prices` never changes
+final class PriceCheckStore: Store<Int?>, @unchecked Sendable {  // locked by Store; `prices` never changes
     let prices: PriceList
 
     init(prices: PriceList) {
