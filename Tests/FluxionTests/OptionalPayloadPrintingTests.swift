@@ -22,11 +22,11 @@ private final class LoadedStore: Store<[String]>, DefaultInitializable, @uncheck
         #expect(AnyAction(name: "loaded", payload: Int??.some(.some(3))).description == "loaded(3)")
     }
 
-    @Test func theJournalAndTheLogPrintAnOptionalPayloadWithoutOptional() throws {
+    @Test(arguments: [Set<String>(), ["secret"]])
+    func theJournalAndTheLogPrintAnOptionalPayloadWithoutOptional(redactingKeys: Set<String>) throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(LoadedStore.self)
-        let journal = try Journal(recording: dispatcher)
-        let redacting = try Journal(recording: dispatcher, redactingKeys: ["secret"])
+        let journal = try Journal(recording: dispatcher, redactingKeys: redactingKeys)
         let lines = Recorder<String>()
         dispatcher.addMiddleware(LoggingMiddleware { lines.append($0) })
 
@@ -34,7 +34,6 @@ private final class LoadedStore: Store<[String]>, DefaultInitializable, @uncheck
         try dispatcher.dispatch(.loaded, payload: nil)
 
         #expect(journal.records.map(\.action) == [#"optionalLoaded(["tea", "mug"])"#, "optionalLoaded(nil)"])
-        #expect(redacting.records.map(\.action) == journal.records.map(\.action))
         #expect(lines.values.contains(#"▶ optionalLoaded(["tea", "mug"])"#), "\(lines.values)")
         #expect(lines.values.contains("▶ optionalLoaded(nil)"), "\(lines.values)")
     }
