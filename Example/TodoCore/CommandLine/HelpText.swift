@@ -27,8 +27,9 @@ public enum HelpText {
                                 (without FILE, in an interactive session: this session's)
                 --html PAGE     instead, write them as a web page to open in a browser:
                                 the timeline, each action's changes, the states, the effects
-              replay FILE       replay a recorded journal into an empty list; say whether
-                                every state, and the final list, match the recording
+              replay FILE       replay a recorded journal, from the list as it was before
+                                its first action; say whether every state, and the final
+                                list, match the recording
               back, forward     in an interactive session: move the list one action back
                                 or forward (a change made there drops the actions after it)
               help              show this help

@@ -1,7 +1,8 @@
 import Fluxion
 import Foundation
 
-/// `todo replay FILE`: a recorded session dispatched again into an app with empty storage.
+/// `todo replay FILE`: a recorded session dispatched again, from the states recorded before its first step,
+/// into an app whose storage is empty (nothing on disk is read or changed).
 enum SessionReplay {
     /// Replays the journal at `url` and says whether every state, and the final list, matched.
     ///

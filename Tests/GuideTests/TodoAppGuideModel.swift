@@ -1,5 +1,5 @@
 // The code of "Building the Todo App", a shorter version of the app in Example/TodoCore.
-// TodoTutorialTests.swift runs it.
+// TodoAppGuideTests.swift runs it.
 
 // article-model-begin
 import Fluxion

@@ -31,7 +31,7 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
 // article-import-end
 
 /// The walkthrough of "Building the Todo App", run step by step.
-@Suite(.timeLimit(.minutes(1))) struct TodoTutorialTests {
+@Suite(.timeLimit(.minutes(1))) struct TodoAppGuideTests {
     @Test func registerDispatchAndRead() throws {
         // article-dispatch-begin
         let dispatcher = Dispatcher()
@@ -91,7 +91,7 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
     }
 
     @Test func theStoresAreSavedAndRestored() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-tutorial-\(UUID())")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-guide-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let errors = Recorder<String>()
         for title in ["Buy milk", "Walk the dog"] {
@@ -190,7 +190,7 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
 
     @Test func theArticleShowsThisCode() throws {
         try ArticleCode.expect(
-            article: "BuildingTheTodoApp", holdsTheRegionsOf: ["TodoTutorialModel.swift", "TodoTutorialTests.swift"],
+            article: "BuildingTheTodoApp", holdsTheRegionsOf: ["TodoAppGuideModel.swift", "TodoAppGuideTests.swift"],
             named: [
                 "model", "stores", "listView", "stats", "history", "undo", "importAction", "importEffect",
                 "importHandler", "import",
