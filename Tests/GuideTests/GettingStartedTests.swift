@@ -96,6 +96,13 @@ final class CounterLabel: Sendable {
         withExtendedLifetime(label) {}
     }
 
+    @Test func theArticleIsAtMost200LinesAndEndsWithATest() throws {
+        let article = try ArticleCode.article("GettingStarted")
+        #expect(article.split(separator: "\n", omittingEmptySubsequences: false).count <= 200)
+        let sections = article.components(separatedBy: "\n### ")
+        #expect(sections.last?.hasPrefix("Test it\n") == true)
+    }
+
     @Test func theArticleShowsThisCode() throws {
         try ArticleCode.expect(
             article: "GettingStarted", holdsTheRegionsOf: ["GettingStartedTests.swift"],
