@@ -74,7 +74,7 @@ struct TodoProgram {
         }
         // NB: saves and the journal are written off the main thread; write what is pending before the process ends.
         journal?.stop()
-        await app.dispatcher.flush()
+        await app.dispatcher.waitUntilFlushed()
         withExtendedLifetime(view) {}  // NB: the view's observers live as long as it does
         return reporter.hasSaveFailed ? max(status, 1) : status
     }

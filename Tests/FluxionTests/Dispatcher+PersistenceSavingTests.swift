@@ -88,7 +88,7 @@ import Testing
         let dispatcher = try dispatcher()
         try dispatcher.dispatch(.addNote, payload: "later")
 
-        await dispatcher.flush()
+        await dispatcher.waitUntilFlushed()
 
         #expect(storage.saves.count == 1)
         #expect(try unarchive(NotesState.self, from: storage.saves[0]).state.notes == ["later"])

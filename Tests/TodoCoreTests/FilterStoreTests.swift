@@ -9,7 +9,7 @@ import TodoCore
         let first = try TestApp(storage: storage)
         #expect(first.app.filter.state == .all)
         try first.test.dispatch(.setFilter, payload: .completed) { $0.modify(FilterStore.self) { $0 = .completed } }
-        await first.app.dispatcher.flush()
+        await first.app.dispatcher.waitUntilFlushed()
         #expect(try TestApp(storage: storage).app.filter.state == .completed)
     }
 

@@ -88,26 +88,36 @@ extension Dispatcher {
         set { persistenceCenter.reporter.handler = newValue }
     }
 
-    /// Writes every persistent store's pending state now, and returns once it is written.
+    /// Writes every persistent store's pending state now, and returns once it is written; it blocks the calling thread.
     ///
     /// Call it when the app goes to the background or quits. A write under
     /// way is waited for, then the newer state, if any, is written. Save
-    /// errors go to ``onPersistenceError``.
+    /// errors go to ``onPersistenceError``. From async code, use
+    /// ``waitUntilFlushed()``, which does not block a concurrency thread.
     public func flush() {
         persistenceCenter.flush()
     }
 
-    /// Writes every persistent store's pending state now, without blocking a concurrency thread.
+    /// Writes every persistent store's pending state now, and waits until it is written, without blocking a thread.
     ///
     /// ```swift
-    /// await dispatcher.flush()
+    /// await dispatcher.waitUntilFlushed()
     /// ```
-    public func flush() async {
+    ///
+    /// The async counterpart of the blocking ``flush()-63ols``, named apart
+    /// from it so that `await` cannot call the blocking one by mistake.
+    public func waitUntilFlushed() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global(qos: .userInitiated).async {
                 self.flush()
                 continuation.resume()
             }
         }
+    }
+
+    /// Writes every persistent store's pending state now, without blocking a concurrency thread.
+    @available(*, deprecated, renamed: "waitUntilFlushed()", message: "shared its name with the blocking flush()")
+    public func flush() async {
+        await waitUntilFlushed()
     }
 }
