@@ -18,3 +18,23 @@ import Testing
         #expect(try unarchive(NotesState.self, from: saved).state.notes == ["later"])
     }
 }
+
+extension DeprecatedSpellingsTests {
+    @available(*, deprecated)
+    @Test func theOldNamesStillDoWhatTheNewOnesDo() throws {
+        let dispatcher = try makeShelfDispatcher()
+        let journal = try Journal(recording: dispatcher)
+        let suspension = dispatcher.suspend()
+        try dispatcher.dispatchExclusively(.shelve, payload: "Dune")
+        try dispatcher.dispatchExclusively(AnyAction(name: "journalShelve", payload: "Emma"))
+        suspension.release()
+        let count = dispatcher.dispatch { dispatcher in (try? dispatcher.store(ShelfStore.self).state.books.count) ?? 0
+        }
+        #expect(count == 2)
+
+        try journal.stepBack()
+        journal.resume()
+        #expect(!journal.isTravelling)
+        #expect(try dispatcher.store(ShelfStore.self).state.books == ["Dune"])
+    }
+}

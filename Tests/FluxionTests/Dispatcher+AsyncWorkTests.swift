@@ -44,7 +44,7 @@ private func makeAsyncWorkStore() throws -> (Dispatcher, AsyncWorkStore) {
     @Test func aThunkDispatchesReadsStoresAndReturnsItsValue() throws {
         let (dispatcher, store) = try makeAsyncWorkStore()
 
-        let total = try dispatcher.dispatch { dispatcher in
+        let total = try dispatcher.perform { dispatcher in
             try dispatcher.dispatch(.add, payload: 2)
             try dispatcher.dispatch(.add, payload: 3)
             return try dispatcher.store(AsyncWorkStore.self).state.total
@@ -58,7 +58,7 @@ private func makeAsyncWorkStore() throws -> (Dispatcher, AsyncWorkStore) {
         let (dispatcher, store) = try makeAsyncWorkStore()
 
         #expect(throws: TestError("thunk")) {
-            try dispatcher.dispatch { dispatcher in
+            try dispatcher.perform { dispatcher in
                 try dispatcher.dispatch(.add, payload: 1)
                 throw TestError("thunk")
             }
@@ -69,7 +69,7 @@ private func makeAsyncWorkStore() throws -> (Dispatcher, AsyncWorkStore) {
     @Test func aThunkThatCannotThrowNeedsNoTry() throws {
         let (dispatcher, _) = try makeAsyncWorkStore()
 
-        let value = dispatcher.dispatch { dispatcher in dispatcher.isDispatching ? 1 : 2 }
+        let value = dispatcher.perform { dispatcher in dispatcher.isDispatching ? 1 : 2 }
 
         #expect(value == 2)
     }

@@ -32,7 +32,7 @@ enum CancelledTaskPath: String, CaseIterable, Sendable, CustomTestStringConverti
         case .batchWithMutate:
             try dispatcher.batch { batch in try batch.mutate(NotebookStore.self) { $0.append("late") } }
         case .thunk:
-            try dispatcher.dispatch { dispatcher in try dispatcher.dispatch(.noteDown, payload: "late") }
+            try dispatcher.perform { dispatcher in try dispatcher.dispatch(.noteDown, payload: "late") }
         case .startTask:
             // NB: the new task's work would note down; a refusal of its dispatch would be a second error.
             let task = dispatcher.dispatchTask(id: "started") { dispatcher in
@@ -70,7 +70,7 @@ enum ChildStart: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .directly:
             dispatcher.dispatchTask(id: "child", work)
         case .inAThunk:
-            dispatcher.dispatch { dispatcher in dispatcher.dispatchTask(id: "child", work) }
+            dispatcher.perform { dispatcher in dispatcher.dispatchTask(id: "child", work) }
         case .inABatch:
             try dispatcher.batch { _ in dispatcher.dispatchTask(id: "child", work) }
         }

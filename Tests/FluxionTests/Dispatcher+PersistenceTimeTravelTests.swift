@@ -49,7 +49,7 @@ import Testing
         let (dispatcher, journal) = try makeSession()
 
         try journal.stepBack()
-        journal.resume()
+        journal.resumeDiscardingLaterSteps()
         dispatcher.flush()
 
         #expect(try archived == NotesState(notes: ["a"], revision: 1))

@@ -119,7 +119,7 @@ final class SuspensionHoldStore: Store<[String]>, @unchecked Sendable {  // lock
         held.value = dispatcher.suspend()
         try dispatcher.dispatch(.note, payload: "waited")
 
-        try dispatcher.dispatchExclusively(.releaseHeld)
+        try dispatcher.dispatchBypassingSuspension(.releaseHeld)
 
         #expect(store.state == ["released", "waited"])
         #expect(!dispatcher.isSuspended)

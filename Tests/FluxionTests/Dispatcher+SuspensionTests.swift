@@ -99,14 +99,14 @@ extension ActionName where Payload == Void {
         third.release()
     }
 
-    @Test func dispatchExclusivelyRunsWhileSuspendedBeforeTheWaitingActions() throws {
+    @Test func dispatchBypassingSuspensionRunsWhileSuspendedBeforeTheWaitingActions() throws {
         let (dispatcher, store) = try makeNotesStore()
         let suspension = dispatcher.suspend()
         try dispatcher.dispatch(.note, payload: "waiting")
 
-        try dispatcher.dispatchExclusively(.note, payload: "typed")
-        try dispatcher.dispatchExclusively(.bell)
-        try dispatcher.dispatchExclusively(AnyAction(name: "suspensionNote", payload: "untyped"))
+        try dispatcher.dispatchBypassingSuspension(.note, payload: "typed")
+        try dispatcher.dispatchBypassingSuspension(.bell)
+        try dispatcher.dispatchBypassingSuspension(AnyAction(name: "suspensionNote", payload: "untyped"))
 
         #expect(store.state == ["typed", "bell", "untyped"])
         #expect(dispatcher.isSuspended)
@@ -116,11 +116,11 @@ extension ActionName where Payload == Void {
         #expect(store.state == ["typed", "bell", "untyped", "waiting"])
     }
 
-    @Test func dispatchExclusivelyThrowsItsHandlersError() throws {
+    @Test func dispatchBypassingSuspensionThrowsItsHandlersError() throws {
         let (dispatcher, store) = try makeNotesStore()
         let suspension = dispatcher.suspend()
 
-        #expect(throws: TestError("suspensionFail")) { try dispatcher.dispatchExclusively(.fail) }
+        #expect(throws: TestError("suspensionFail")) { try dispatcher.dispatchBypassingSuspension(.fail) }
         #expect(store.state == [])
         suspension.release()
     }

@@ -133,7 +133,7 @@ import Testing
         await service.respond(to: "mil", with: ["milk"])
         await dispatcher.waitUntilDrained()
 
-        journal.resume()
+        journal.resumeDiscardingLaterSteps()
 
         #expect(search.state == Catalog())
         let error = try #require(errors.values.first)

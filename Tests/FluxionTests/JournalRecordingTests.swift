@@ -72,7 +72,7 @@ import Testing
         try dispatcher.dispatch(.shelve, payload: "A")
         try dispatcher.dispatch(.shelve, payload: "B")
         try journal.stepBack()
-        journal.resume()
+        journal.resumeDiscardingLaterSteps()
 
         try dispatcher.dispatch(.shelve, payload: "C")
 

@@ -29,7 +29,7 @@ import Testing
         try dispatcher.dispatch(.shelve, payload: "Dune")
         try dispatcher.dispatch(.toggleLamp)  // the lamp's only change, dropped by the resume
         try journal.travel(to: 1)
-        journal.resume()
+        journal.resumeDiscardingLaterSteps()
         try dispatcher.dispatch(.toggleLamp)
         journal.stop()
 
@@ -57,11 +57,11 @@ import Testing
                 let steps = journal.steps
                 try journal.travel(to: Int.random(in: steps, using: &random))
             case 2:
-                journal.resume()
+                journal.resumeDiscardingLaterSteps()
             case 3:
                 try journal.returnToPresent()
             default:
-                if journal.isTravelling { journal.resume() }
+                if journal.isTravelling { journal.resumeDiscardingLaterSteps() }
                 switch Int.random(in: 0..<3, using: &random) {
                 case 0: try dispatcher.dispatch(.shelve, payload: "book \(round)")
                 case 1: try dispatcher.dispatch(.toggleLamp)
@@ -69,7 +69,7 @@ import Testing
                 }
             }
         }
-        if journal.isTravelling { journal.resume() }
+        if journal.isTravelling { journal.resumeDiscardingLaterSteps() }
         journal.stop()
 
         let fresh = try makeDispatcher()

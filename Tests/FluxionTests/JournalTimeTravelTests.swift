@@ -75,7 +75,7 @@ import Testing
         }
         #expect(try dispatcher.store(ShelfStore.self).state.books == ["Dune"])
 
-        journal.resume()
+        journal.resumeDiscardingLaterSteps()
         try dispatcher.dispatch(.shelve, payload: "Ulysses")
         #expect(try dispatcher.store(ShelfStore.self).state.books == ["Dune", "Ulysses"])
         #expect(journal.records.map(\.sequence) == [1, 2])  // the future was dropped; numbering goes on from 1
@@ -96,7 +96,7 @@ import Testing
         try dispatcher.dispatch(.shelve, payload: "Dune")
         try dispatcher.dispatch(.shelve, payload: "Emma")
         try journal.stepBack()
-        journal.resume()
+        journal.resumeDiscardingLaterSteps()
         try dispatcher.dispatch(.shelve, payload: "Ulysses")
         journal.stop()
 

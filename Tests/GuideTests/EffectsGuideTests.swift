@@ -455,7 +455,7 @@ func temporaryURL(_ name: String) -> URL {
     @Test func resumeDropsTheHeldDispatchesAndReportsEach() async throws {
         let (test, journal, search) = try await answerInThePast()
 
-        journal.resume()
+        journal.resumeDiscardingLaterSteps()
 
         #expect(search.state == Search())
         try await test.receiveTaskError(id: "search", kind: .dropped) { error in

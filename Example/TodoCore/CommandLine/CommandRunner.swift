@@ -26,7 +26,8 @@ public struct CommandRunner: Sendable {
     public func run(_ command: Command) async throws -> String? {
         let dispatcher = app.dispatcher
         if command.changesTheList, let journal, journal.isTravelling {
-            journal.resume()  // NB: a change made in the past makes it the present: the actions after it go
+            // NB: a change made in the past makes it the present: the actions after it go.
+            journal.resumeDiscardingLaterSteps()
         }
         switch command {
         case .add(let title):

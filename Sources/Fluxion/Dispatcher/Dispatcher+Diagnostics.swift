@@ -5,6 +5,10 @@ extension Dispatcher {
     ///
     /// Dispatching a name no store handles is not an error: nothing changes,
     /// and this hook, if set, hears of it.
+    ///
+    /// The hook is one slot: setting it replaces the closure set before, which
+    /// then hears nothing. To send these to several places, call each from one
+    /// closure.
     public var onDeadLetter: (@Sendable (AnyAction) -> Void)? {
         get { state.withLock { $0.deadLetterHandler } }
         set {
@@ -27,6 +31,10 @@ extension Dispatcher {
     /// `Fluxion: queued action NAME(PAYLOAD) failed: ERROR`, so that no error
     /// is silently lost. Set the hook to route them elsewhere (a logger, a
     /// test's recorder), or to `{ _, _ in }` to ignore them.
+    ///
+    /// The hook is one slot: setting it replaces the closure set before, which
+    /// then hears nothing. To send these to several places, call each from one
+    /// closure.
     public var onQueuedError: (@Sendable (AnyAction, any Error) -> Void)? {
         get { state.withLock { $0.queuedErrorHandler } }
         set {
@@ -52,10 +60,14 @@ extension Dispatcher {
     /// an error a tracked task threw (other than the `CancellationError` of
     /// a task that was cancelled), a dispatch refused because its task was
     /// cancelled through the dispatcher, and a dispatch held while the
-    /// journal showed the past and then dropped by ``Journal/resume()``.
+    /// journal showed the past and then dropped by ``Journal/resumeDiscardingLaterSteps()``.
     /// While the hook is `nil`, each is written to standard error as a line
     /// `Fluxion: DESCRIPTION`. `TestDispatcher` sets it, and fails the test for
     /// any task error the test did not receive.
+    ///
+    /// The hook is one slot: setting it replaces the closure set before, which
+    /// then hears nothing. To send these to several places, call each from one
+    /// closure.
     public var onTaskError: (@Sendable (TaskError) -> Void)? {
         get { state.withLock { $0.taskErrorHandler } }
         set {

@@ -16,7 +16,7 @@ public struct TaskError: Error, Sendable, CustomStringConvertible {
         /// journal showed the past.
         case refused
         /// A dispatch the task made while the journal showed the past was held, then dropped by
-        /// ``Journal/resume()``.
+        /// ``Journal/resumeDiscardingLaterSteps()``.
         case dropped
     }
 

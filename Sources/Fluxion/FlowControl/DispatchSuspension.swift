@@ -42,7 +42,7 @@ extension Dispatcher {
     /// ```swift
     /// let suspension = dispatcher.suspend()
     /// try dispatcher.dispatch(.refresh)  // returns at once: queued, not applied
-    /// try dispatcher.dispatchExclusively(.logIn, payload: credentials)  // runs now
+    /// try dispatcher.dispatchBypassingSuspension(.logIn, payload: credentials)  // runs now
     /// suspension.release()  // `.refresh` runs now
     /// ```
     ///
@@ -51,7 +51,7 @@ extension Dispatcher {
     /// of those actions go to ``onQueuedError`` and to the stores' observers.
     /// Suspensions nest: the actions run when the last one is released. An
     /// action that is running when the dispatcher is suspended finishes, with
-    /// the actions it queues. Batches and ``dispatchExclusively(_:payload:error:)``
+    /// the actions it queues. Batches and ``dispatchBypassingSuspension(_:payload:error:)``
     /// run even while suspended. ``waitUntilDrained()`` waits for the waiting
     /// actions to have run.
     public func suspend() -> DispatchSuspension {
@@ -63,7 +63,7 @@ extension Dispatcher {
     /// ```swift
     /// try dispatcher.withSuspension {
     ///     try dispatcher.dispatch(.refresh)  // waits
-    ///     try dispatcher.dispatchExclusively(.logIn, payload: credentials)  // runs now
+    ///     try dispatcher.dispatchBypassingSuspension(.logIn, payload: credentials)  // runs now
     /// }  // `.refresh` runs here
     /// ```
     ///
@@ -80,7 +80,7 @@ extension Dispatcher {
     ///
     /// Use it for the action that must run before the ones waiting — to finish
     /// a log-in, say. Otherwise it behaves as ``dispatch(_:payload:error:)``.
-    public func dispatchExclusively<Payload>(
+    public func dispatchBypassingSuspension<Payload>(
         _ name: ActionName<Payload>,
         payload: Payload,
         error: (any Error)? = nil
@@ -89,12 +89,12 @@ extension Dispatcher {
     }
 
     /// Dispatches a typed action without a payload, even while the dispatcher is suspended.
-    public func dispatchExclusively(_ name: ActionName<Void>, error: (any Error)? = nil) throws {
+    public func dispatchBypassingSuspension(_ name: ActionName<Void>, error: (any Error)? = nil) throws {
         try dispatchOrQueue(name.rawValue, payload: (), error: error, exclusively: true)
     }
 
     /// Dispatches an untyped action, even while the dispatcher is suspended.
-    public func dispatchExclusively(_ action: AnyAction) throws {
+    public func dispatchBypassingSuspension(_ action: AnyAction) throws {
         try dispatchOrQueue(action, exclusively: true)
     }
 }

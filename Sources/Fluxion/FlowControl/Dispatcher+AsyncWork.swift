@@ -2,16 +2,17 @@ extension Dispatcher {
     /// Runs a unit of work — a thunk — that dispatches and reads stores, and returns its result.
     ///
     /// ```swift
-    /// try dispatcher.dispatch { dispatcher in
+    /// try dispatcher.perform { dispatcher in
     ///     guard try dispatcher.store(SessionStore.self).state.isLoggedIn else { return }
     ///     try dispatcher.dispatch(.refresh)
     /// }
     /// ```
     ///
-    /// The work runs on the calling thread; its dispatches follow the usual
-    /// rules (from a handler or an observer, they are queued).
+    /// The work runs now, on the calling thread, and `perform` returns when it
+    /// has; its dispatches follow the usual rules (from a handler or an
+    /// observer, they are queued). For asynchronous work, see ``dispatchTask(priority:_:)``.
     @discardableResult
-    public func dispatch<Value>(_ work: (Dispatcher) throws -> Value) rethrows -> Value {
+    public func perform<Value>(_ work: (Dispatcher) throws -> Value) rethrows -> Value {
         try work(self)
     }
 

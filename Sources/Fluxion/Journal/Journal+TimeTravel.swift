@@ -3,9 +3,9 @@
 // A move sets every store the steps in between changed, as one batch its
 // observers hear as `Fluxion.travel`; no handler runs. While the stores show
 // the past, every other action is refused with `JournalError.travelling`, but those of tasks, which
-// are held; `resume()` makes the past the present, dropping the steps after it and the held actions,
+// are held; `resumeDiscardingLaterSteps()` makes the past the present, dropping the steps after it and the held actions,
 // and `returnToPresent()` moves back to the last step and lets the held actions run. Persistence
-// saves no state a travel set; `resume()` saves the states it makes the present.
+// saves no state a travel set; `resumeDiscardingLaterSteps()` saves the states it makes the present.
 extension Journal {
     /// The step whose states the stores show: the last step at the present; 0 before any.
     public var step: Int {
@@ -57,7 +57,7 @@ extension Journal {
     /// Makes the step the stores show the present: the steps after it are dropped (from memory; the
     /// file records where recording resumed, with the state of every store the travel moved), and actions
     /// are let through again, numbered on from it.
-    public func resume() {
+    public func resumeDiscardingLaterSteps() {
         // NB: in the dispatch turn, so that the file's resume line comes before the steps that follow it.
         dispatcher.withTurn {
             let resumed = contents.withLock { contents -> (Int, [JournalEntries.Change])? in

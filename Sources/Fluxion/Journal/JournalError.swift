@@ -18,7 +18,7 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A recorded action cannot be dispatched again: its payload was not recorded as JSON (not
     /// `Codable`, or redacted), it carried an error, or it was an inline mutation with no recorded state.
     case notReplayable(line: Int, name: String)
-    /// An action dispatched while the journal travels in time; see ``Journal/resume()``.
+    /// An action dispatched while the journal travels in time; see ``Journal/resumeDiscardingLaterSteps()``.
     case travelling(action: String, step: Int)
     /// A step the journal does not hold: it has `range`.
     case noSuchStep(Int, range: ClosedRange<Int>)
@@ -27,7 +27,7 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// ``Journal/stepForward()`` at the newest step, `step` (the present): there is none after it.
     case atNewestStep(Int)
     /// An action a task dispatched while the journal showed step `step`, held, then dropped when
-    /// ``Journal/resume()`` made that step the present or ``Journal/stop()`` stopped the journal there;
+    /// ``Journal/resumeDiscardingLaterSteps()`` made that step the present or ``Journal/stop()`` stopped the journal there;
     /// ``Dispatcher/onTaskError`` hears of it.
     case heldDispatchDropped(action: String, step: Int)
     /// The path given for a journal file holds something a journal does not replace: a directory, a

@@ -83,6 +83,10 @@ extension Dispatcher {
     /// of restore errors too. It is called on the thread that restored or
     /// saved: the thread creating the store, the scheduler's, or one calling
     /// ``flush()-63ols``.
+    ///
+    /// The hook is one slot: setting it replaces the closure set before, which
+    /// then hears nothing. To send these to several places, call each from one
+    /// closure.
     public var onPersistenceError: (@Sendable (PersistenceError) -> Void)? {
         get { persistenceCenter.reporter.handler }
         set { persistenceCenter.reporter.handler = newValue }
@@ -113,11 +117,5 @@ extension Dispatcher {
                 continuation.resume()
             }
         }
-    }
-
-    /// Writes every persistent store's pending state now, without blocking a concurrency thread.
-    @available(*, deprecated, renamed: "waitUntilFlushed()", message: "shared its name with the blocking flush()")
-    public func flush() async {
-        await waitUntilFlushed()
     }
 }

@@ -249,6 +249,9 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// token.cancel()
     /// ```
     ///
+    /// Keep the token: `_ = store.observe { … }` releases it at once, and the
+    /// observer never fires. (The `owner:` forms are the other way round: the
+    /// observer lives as long as its owner, and their handle may be ignored.)
     /// Cancelling or releasing the token releases the closure. Once
     /// ``ObservationToken/cancel()`` returns, no later change reaches
     /// `handler`; see ``ObservationHandle`` for a call already under way on
