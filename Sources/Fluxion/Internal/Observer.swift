@@ -68,18 +68,25 @@ final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observe
 
 /// An observer that lives until its token is cancelled or released.
 @usableFromInline
-final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unchecked Sendable {  // store lock
+final class TokenObserver<State: Sendable>: Observer<State>, ReleaseChecking, @unchecked Sendable {  // store lock
     // NB: a strong reference: the store lists this observer until it is cancelled, and
     // the token cancels it at the latest when released, which breaks the cycle.
     private let store: Store<State>
     private let body: @Sendable (StoreChange<State>) -> Void
     /// Guarded by the store's lock.
     @exclusivity(unchecked) private var isCancelled = false
+    /// The store's commit serial when the observer was made.
+    private let createdAt: UInt64
 
     @usableFromInline
     init(store: Store<State>, body: @escaping @Sendable (StoreChange<State>) -> Void) {
         self.store = store
         self.body = body
+        createdAt = store.lock.withLock { store.commitSerial }
+    }
+
+    func storeNameIfNothingChanged() -> String? {
+        store.lock.withLock { store.commitSerial == createdAt } ? typeName(type(of: store)) : nil
     }
 
     override func notify(_ change: StoreChange<State>, checking check: CancellationCheck) -> Bool {
@@ -105,4 +112,11 @@ final class TokenObserver<State: Sendable>: Observer<State>, Cancellable, @unche
 @usableFromInline
 protocol Cancellable: AnyObject, Sendable {
     func cancel()
+}
+
+/// An observer that can tell whether its token is being released before the store changed at all:
+/// `_ = store.observe { … }`, which never fires.
+protocol ReleaseChecking: Cancellable {
+    /// The store's type name when no change was committed since the observer was added; else `nil`.
+    func storeNameIfNothingChanged() -> String?
 }

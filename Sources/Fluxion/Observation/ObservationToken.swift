@@ -1,3 +1,5 @@
+import Foundation
+
 /// Keeps an observer alive; cancelling or releasing the token stops the observer.
 ///
 /// ```swift
@@ -11,6 +13,10 @@
 /// it. A cancel made on the delivering thread, or on the serial queue the
 /// observer is called on, leaves no call at all. See ``ObservationHandle``
 /// for the details. Cancelling takes O(1) time.
+///
+/// A token released without ``cancel()`` before its store changed at all —
+/// `_ = store.observe { … }`, whose observer never fires — writes a line
+/// saying so to standard error, once per store type.
 public final class ObservationToken: @unchecked Sendable {  // `observer` guarded by `lock`, the store's lock
     private let lock: Lock
     private var observer: (any Cancellable)?
@@ -22,7 +28,28 @@ public final class ObservationToken: @unchecked Sendable {  // `observer` guarde
     }
 
     deinit {
+        // NB: a token released (not cancelled) before its store changed at all was most likely
+        // dropped by mistake, as in `_ = store.observe { … }`: say so, since the observer never fires.
+        if let observer = observer as? any ReleaseChecking, let store = observer.storeNameIfNothingChanged() {
+            Self.reportReleasedUnheard(store)
+        }
         observer?.cancel()
+    }
+
+    /// Where the message about a token released unheard goes: standard error, or a test's recorder.
+    static let releasedUnheardReporter = Guarded<(@Sendable (String) -> Void)?>(nil)
+    /// The store types already reported: once each, so that a loop does not flood standard error.
+    private static let reportedStores = Guarded<Set<String>>([])
+
+    private static func reportReleasedUnheard(_ store: String) {
+        guard reportedStores.withLock({ $0.insert(store).inserted }) else { return }
+        let message =
+            "Fluxion: an observer of \(store) was released before the store changed, so it never fired; keep its token (`let token = store.observe { … }`) for as long as you want the changes, or cancel it"
+        if let reporter = releasedUnheardReporter.withLock({ $0 }) {
+            reporter(message)
+        } else {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+        }
     }
 
     /// Whether ``cancel()`` was called.

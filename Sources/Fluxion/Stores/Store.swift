@@ -250,7 +250,7 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// ```
     ///
     /// Keep the token: `_ = store.observe { … }` releases it at once, and the
-    /// observer never fires. (The `owner:` forms are the other way round: the
+    /// observer never fires (a line on standard error says so). (The `owner:` forms are the other way round: the
     /// observer lives as long as its owner, and their handle may be ignored.)
     /// Cancelling or releasing the token releases the closure. Once
     /// ``ObservationToken/cancel()`` returns, no later change reaches
