@@ -1,5 +1,6 @@
-@testable import Fluxion
 import Testing
+
+@testable import Fluxion
 
 /// A counter of its own, so that messages about other suites' stores are told apart.
 private final class DroppedTokenStore: Store<Int>, DefaultInitializable, @unchecked Sendable {  // locked by Store
