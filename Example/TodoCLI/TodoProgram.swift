@@ -58,6 +58,8 @@ struct TodoProgram {
         } catch {
             return fail(error)
         }
+        // NB: the trace starts before the view observes, so that the view's first actions are in it.
+        let trace = invocation.traceFile.map { _ in app.dispatcher.startTracing() }
         let view = ListView(app: app, write: Console.print)
         view.startObserving()
         let runner = CommandRunner(app: app, file: file, journal: journal)
@@ -75,6 +77,15 @@ struct TodoProgram {
         // NB: saves and the journal are written off the main thread; write what is pending before the process ends.
         journal?.stop()
         await app.dispatcher.waitUntilFlushed()
+        if let trace, let path = invocation.traceFile {
+            await app.dispatcher.waitUntilDrained()  // NB: the effects still running end in the trace
+            trace.stop()
+            do {
+                try trace.write(to: URL(fileURLWithPath: path))
+            } catch {
+                status = max(status, fail(error))
+            }
+        }
         withExtendedLifetime(view) {}  // NB: the view's observers live as long as it does
         return reporter.hasSaveFailed ? max(status, 1) : status
     }

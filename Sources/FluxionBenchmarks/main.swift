@@ -66,6 +66,7 @@ let makers: [(String, () throws -> Workload)] =
         ("W13d", Workloads.journalDispatching),
         ("B14", Effects.b14),
         ("W14", Effects.w14),
+        ("W15", Tracing.w15),
     ]
 
 let workloads = try makers.filter { selected($0.0) }.map { try scaled($0.1()) }
@@ -99,6 +100,8 @@ if let w1 = median("W1") {
     ratio("W13/W1", 2.0, median("W13").map { $0 / w1 })
     if let w13 = median("W13") { ratio("W13d/W13", 1.2, median("W13d").map { $0 / w13 }) }
     if let b14 = median("B14") { ratio("W14/(W1+B14)", 1.0, median("W14").map { $0 / (w1 + b14) }) }
+    // NB: tracing's cost while it records; off, it is in W1 itself.
+    ratio("W15/W1", 8.0, median("W15").map { $0 / w1 })
 }
 if let small = median("W12-1k") {
     ratio("W12-1M/W12-1k", 3.0, median("W12-1M").map { $0 / small })

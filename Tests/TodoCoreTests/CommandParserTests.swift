@@ -42,6 +42,8 @@ import Testing
         #expect(try CommandParser.parse(arguments: ["-h"]).command == .help)
         #expect(try CommandParser.parse(arguments: ["--record", "s.jsonl", "-i"]).recordFile == "s.jsonl")
         #expect(try CommandParser.parse(arguments: ["--record=t.jsonl"]).recordFile == "t.jsonl")
+        #expect(try CommandParser.parse(arguments: ["add", "milk", "--trace", "t.json"]).traceFile == "t.json")
+        #expect(try CommandParser.parse(arguments: ["--trace=u.json", "-i"]).traceFile == "u.json")
     }
 
     @Test func takesANegativeNumberAsAnArgument() throws {
@@ -60,6 +62,7 @@ import Testing
         (["filter", "someday"], .unknownFilter("someday"), 1),
         (["--file"], .missingArgument(command: "--file", argument: "a file path"), 2),
         (["--record"], .missingArgument(command: "--record", argument: "a file path"), 2),
+        (["list", "--trace"], .missingArgument(command: "--trace", argument: "a file path"), 2),
         (["replay"], .missingArgument(command: "replay", argument: "a journal file"), 2),
         (["history", "a", "b"], .unexpectedArgument(command: "history", argument: "b"), 2),
         (["history", "--html"], .missingArgument(command: "--html", argument: "a file path"), 2),

@@ -1,7 +1,7 @@
 /// Turns a command line, or a line typed in the interactive mode, into a ``Command``.
 ///
 /// ```
-/// todo [--file PATH] [--verbose] [--interactive] [--record FILE] [COMMAND [ARGUMENT…]]
+/// todo [--file PATH] [--verbose] [--interactive] [--record FILE] [--trace FILE] [COMMAND [ARGUMENT…]]
 /// ```
 ///
 /// Options may come anywhere until `--`, after which every word is an
@@ -46,6 +46,13 @@ public enum CommandParser {
                 invocation.recordFile = path
             case let option where option.hasPrefix("--record="):
                 invocation.recordFile = String(option.dropFirst("--record=".count))
+            case "--trace":
+                guard let path = remaining.popFirst() else {
+                    throw CommandLineError.missingArgument(command: "--trace", argument: "a file path")
+                }
+                invocation.traceFile = path
+            case let option where option.hasPrefix("--trace="):
+                invocation.traceFile = String(option.dropFirst("--trace=".count))
             case "--html":
                 guard let path = remaining.popFirst() else {
                     throw CommandLineError.missingArgument(command: "--html", argument: "a file path")

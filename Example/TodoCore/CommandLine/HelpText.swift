@@ -12,7 +12,7 @@ public enum HelpText {
             case .applicationSupport: "~/Library/Application Support/\(TodoFile.dataFolderName)"
             }
         return """
-            usage: todo [--file PATH] [--verbose] [--record FILE] [COMMAND [ARGUMENT...]]
+            usage: todo [--file PATH] [--verbose] [--record FILE] [--trace FILE] [COMMAND [ARGUMENT...]]
 
             commands:
               add TITLE         add a todo
@@ -44,6 +44,8 @@ public enum HelpText {
                                 and NAME.history.json
               --verbose, -v     print each action and the state changes it made
               --record FILE     record this session's actions in FILE (JSON Lines, replaced)
+              --trace FILE      time each action, part by part, and write the times to FILE
+                                at the end (Trace Event JSON: open it in ui.perfetto.dev)
               --interactive, -i run interactively even when the input is not a terminal
               --help, -h        show this help
 

@@ -4,6 +4,8 @@ public struct Invocation: Equatable, Sendable {
     public var file: String?
     /// Where to record this session's actions, as a journal file (JSON Lines).
     public var recordFile: String?
+    /// `--trace FILE`: where to write the performance trace of this run (Trace Event JSON), at its end.
+    public var traceFile: String?
     /// `--verbose`: print each action and the changes it made.
     public var isVerbose = false
     /// `--interactive`: run the interactive mode even when standard input is not a terminal.

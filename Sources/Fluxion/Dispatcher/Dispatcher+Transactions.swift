@@ -21,10 +21,22 @@ extension Dispatcher {
             let list = list.isReady ? list : try ready(list)
             return try recorder.record(erased(), reaching: list, in: self) { try handlers(list) }
         }
+        // NB: `nil` unless a trace records. Without middleware, the action's span begins with its handlers.
+        if let tracer = transaction.tracer {
+            let action = erased()
+            return try trace(action.name, recordingIn: tracer) {
+                try runThroughMiddleware(action, version: middleware, then: list)
+            }
+        }
+        try runThroughMiddleware(erased(), version: middleware, then: list)
+    }
+
+    /// Runs `action` through the middleware chain of version `middleware`, then through the stores of `list`.
+    private func runThroughMiddleware(_ action: AnyAction, version middleware: UInt64, then list: RouteList) throws {
         // NB: its stores are made first, while the turn may still be given up meanwhile.
         let list = list.isReady ? list : try ready(list)
         do {
-            _ = try runMiddleware(erased(), version: middleware, then: list)
+            _ = try runMiddleware(action, version: middleware, then: list)
         } catch {
             if !transaction.isOpen { transaction.dropQueued() }  // NB: the effects the middleware asked for go too
             throw error
@@ -92,6 +104,10 @@ extension Dispatcher {
         }
         // NB: a list whose stores exist is used as it is, without a reference count.
         guard list.isReady else { return try runHandlers(name, through: ready(list), run: run, erased: erased) }
+        // NB: `nil` unless a trace records: this test is what tracing costs an action while it is off.
+        if _slowPath(transaction.tracer != nil) {
+            return try runHandlersRecording(name, through: list, run: run, erased: erased)
+        }
         try transact {
             try transaction.run(name, erased: erased, through: list, with: run)
         } erased: {
@@ -113,7 +129,7 @@ extension Dispatcher {
 
     /// Runs `body` in the transaction: a batch's stays open; otherwise this one commits
     /// (its changes are delivered, its dispatched actions run next) or rolls back.
-    private func transact(_ body: () throws -> Void, erased: () -> AnyAction) throws {
+    func transact(_ body: () throws -> Void, erased: () -> AnyAction) throws {
         guard !transaction.isBatch else {
             // NB: a batch lists its actions as they reached the stores: after the middleware, which may
             // have changed or dropped them.
@@ -142,12 +158,14 @@ extension Dispatcher {
         guard holdsTurn(), transaction.isRunningHandler else {
             throw FluxionError.waitForOutsideDispatch(typeName(S.self))
         }
+        let tracer = transaction.tracer
         let waited = try transaction.waitFor(ObjectIdentifier(S.self)) { handler, store in
             // NB: a pending route means several routes, so the transaction holds the action.
             guard let action = transaction.action else {
                 return .failed(FluxionError.waitForOutsideDispatch(typeName(S.self)))
             }
-            return handler.run(on: store, action)
+            guard let tracer else { return handler.run(on: store, action) }
+            return tracer.recordHandler(of: store, action: action.name) { handler.run(on: store, action) }
         }
         if let store = waited { return store }
         guard isRegistered(type) else {

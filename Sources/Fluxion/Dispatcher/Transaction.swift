@@ -66,6 +66,9 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     @exclusivity(unchecked) private var state = State()
     /// The run of the middleware chain kept for the next action to reuse.
     @exclusivity(unchecked) var middlewareRuns = MiddlewareRunCache()
+    /// The performance trace recording the dispatcher's actions; `nil`, and so costing one test
+    /// at each place that would record, while none does. See `Dispatcher+Tracing.swift`.
+    @exclusivity(unchecked) var tracer: TraceRecorder?
 
     var isOpen: Bool { state.isOpen }
     var isBatch: Bool { state.isBatch }
@@ -245,8 +248,9 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     /// Whether a committed change may wait for ``deliver(_:)``.
     var hasDeliveries: Bool { state.unretainedList != nil || !state.staged.isEmpty }
 
-    /// Tells the observers of each store the transaction changed, in registration order.
-    func deliver(_ action: AnyAction) {
+    /// Tells the observers of each store the transaction changed, in registration order; with a
+    /// `recorder`, records each observer's span.
+    func deliver(_ action: AnyAction, tracing recorder: TraceRecorder? = nil) {
         if let list = state.unretainedList {
             state.unretainedList = nil
             // NB: the dispatch still holds the list: its routes and stores are lent without reference counts.
@@ -254,14 +258,26 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
                 for index in state.progress.indices where state.progress[index] == .heard {
                     unowned(unsafe) let route = list.routes[index]
                     guard let store = route.unretainedStore else { continue }
-                    store._withUnsafeGuaranteedRef { route.operations.deliver($0, action) }
+                    store._withUnsafeGuaranteedRef { store in
+                        if let recorder {
+                            route.operations.deliverTraced(store, action, recorder)
+                        } else {
+                            route.operations.deliver(store, action)
+                        }
+                    }
                 }
             }
         }
         guard !state.staged.isEmpty else { return }
         let staged = state.staged
         state.staged.removeAll(keepingCapacity: true)
-        for entry in staged where entry.delivers { entry.operations.deliver(entry.store, action) }
+        for entry in staged where entry.delivers {
+            if let recorder {
+                entry.operations.deliverTraced(entry.store, action, recorder)
+            } else {
+                entry.operations.deliver(entry.store, action)
+            }
+        }
     }
 
     /// Commits the staged changes of the action's stores; keeps the list only if someone hears one.

@@ -124,15 +124,22 @@ extension Dispatcher {
             steps.end(began)
             runQueuedActionsAndEndTurn()
         }
+        // NB: `nil` unless a trace records; the batch's span ends before the actions it queued run.
+        let tracer = tracingRecorder()
+        let span = tracer?.begin(.batch, .named(name))
+        defer { if let span { tracer?.endStep(span, action: name) } }
         transaction.beginBatch()
         let outcome = Result { try body(DispatchBatch(dispatcher: self)) }
         if case .failure(let error) = outcome { transaction.fail(error) }
         // NB: a task cancelled through the dispatcher while its batch ran changes nothing.
         do { try refuseIfInCancelledTask(name) } catch { transaction.fail(error) }
         let actions = transaction.takeBatchActions()
-        if let failure = transaction.end() { throw failure }
+        let commit = tracer?.begin(.commit, .named("commit"))
+        let failure = transaction.end()
+        if let commit { tracer?.end(commit, action: name, outcome: failure == nil ? "committed" : "rolled back") }
+        if let failure { throw failure }
         enqueueTransactionActions()
-        if transaction.hasDeliveries { deliverBatch(AnyAction(name: name, payload: actions)) }
+        if transaction.hasDeliveries { deliverBatch(AnyAction(name: name, payload: actions), tracing: tracer) }
         return try outcome.get()
     }
 
@@ -140,17 +147,19 @@ extension Dispatcher {
     package var isRunningBatch: Bool { holdsTurn() && transaction.isBatch }
 
     /// Tells the observers of a committed batch, then the middleware that observes changes.
-    private func deliverBatch(_ action: AnyAction) {
+    private func deliverBatch(_ action: AnyAction, tracing tracer: TraceRecorder?) {
+        let span = tracer?.begin(.observers, .named("observers"))
+        defer { if let span { tracer?.end(span, action: action.name) } }
         let (middleware, recorder) = state.withLock {
             ($0.middleware.entries.filter(\.observesChanges), $0.middleware.recorder?.recorder)
         }
         guard !middleware.isEmpty else {
-            transaction.deliver(action)
+            transaction.deliver(action, tracing: tracer)
             recorder?.batchCommitted(action, in: self)
             return
         }
         relay.startCollecting()
-        transaction.deliver(action)
+        transaction.deliver(action, tracing: tracer)
         let changes = relay.stopCollecting()
         for entry in middleware { entry.middleware.batchCommitted(action, changes: changes) }
         recorder?.batchCommitted(action, in: self)

@@ -69,7 +69,7 @@ extension Dispatcher {
 
     /// Passes `action` to the first middleware of `run`; the `next` it gets ends with this call, unless kept.
     private func runMiddleware(_ action: AnyAction, from run: MiddlewareRun) throws -> [AnyStoreChange] {
-        try run.dispatch(action, at: 0, next: MiddlewareNext(run: run, position: 1))
+        try pass(action, to: run, at: 0, next: MiddlewareNext(run: run, position: 1))
     }
 
     /// Passes `action` to the middleware at `next`'s place, or, past the last, to the stores.
@@ -85,7 +85,7 @@ extension Dispatcher {
             throw FluxionError.middlewareNextOutsideDispatch(action.name)
         }
         guard next.position == run.count else {
-            return try run.dispatch(action, at: next.position, next: next.following)
+            return try pass(action, to: run, at: next.position, next: next.following)
         }
         let lent = run.routes(of: action.name)
         run.enterStores()
@@ -95,6 +95,24 @@ extension Dispatcher {
         }
         // NB: the dispatch that began the run holds the list until the run ends: it is lent uncounted.
         return try lent._withUnsafeGuaranteedRef { try reachStores(action, through: $0, from: run) }
+    }
+
+    /// Passes `action` to the middleware at `position` of `run`, which this thread runs, holding the turn.
+    private func pass(_ action: AnyAction, to run: MiddlewareRun, at position: Int, next: MiddlewareNext) throws
+        -> [AnyStoreChange]
+    {
+        // NB: `nil` unless a trace records.
+        guard let tracer = transaction.tracer else { return try run.dispatch(action, at: position, next: next) }
+        let middleware = tracer.middleware(at: position, version: run.version) { state.withLock { $0.middleware } }
+        let mark = tracer.begin(.middleware, middleware)
+        do {
+            let changes = try run.dispatch(action, at: position, next: next)
+            tracer.end(mark, action: action.name)
+            return changes
+        } catch {
+            tracer.end(mark, action: action.name, outcome: "threw")
+            throw error
+        }
     }
 
     /// Runs `action` through the stores of `list`, past the last middleware of `run`, recorded by its

@@ -76,6 +76,15 @@ final class TypedHandler<Payload: Sendable>: Sendable {
 /// What running one store's handler did.
 @usableFromInline
 enum HandlerOutcome {
+    /// How a performance trace names it.
+    var traceName: String {
+        switch self {
+        case .failed: "threw"
+        case .committed: "committed"
+        case .staged: "staged"
+        }
+    }
+
     /// The handler threw; the store's state is as it was.
     case failed(any Error)
     /// The new state is committed (a one-store action); `delivers` when it is a change someone hears.
@@ -98,18 +107,22 @@ final class StoreOperations: Sendable {
     let rollback: @Sendable (AnyObject) -> Void
     /// Tells the store's observers about its committed change.
     let deliver: @Sendable (AnyObject, AnyAction) -> Void
+    /// Tells them, recording each call's span in a performance trace.
+    let deliverTraced: @Sendable (AnyObject, AnyAction, TraceRecorder) -> Void
 
     @usableFromInline
     init(
         stage: @escaping @Sendable (AnyObject) -> Void,
         commit: @escaping @Sendable (AnyObject) -> Bool,
         rollback: @escaping @Sendable (AnyObject) -> Void,
-        deliver: @escaping @Sendable (AnyObject, AnyAction) -> Void
+        deliver: @escaping @Sendable (AnyObject, AnyAction) -> Void,
+        deliverTraced: @escaping @Sendable (AnyObject, AnyAction, TraceRecorder) -> Void
     ) {
         self.stage = stage
         self.commit = commit
         self.rollback = rollback
         self.deliver = deliver
+        self.deliverTraced = deliverTraced
     }
 
     /// The operations of stores whose state is `State`.
@@ -119,7 +132,8 @@ final class StoreOperations: Sendable {
             stage: { unsafeDowncast($0, to: Store<State>.self).isStaging = true },
             commit: { unsafeDowncast($0, to: Store<State>.self).commitStaged() },
             rollback: { unsafeDowncast($0, to: Store<State>.self).rollBackStaged() },
-            deliver: { unsafeDowncast($0, to: Store<State>.self).deliverPendingChange(for: $1) }
+            deliver: { unsafeDowncast($0, to: Store<State>.self).deliverPendingChange(for: $1) },
+            deliverTraced: { unsafeDowncast($0, to: Store<State>.self).deliverPendingChange(for: $1, tracing: $2) }
         )
     }
 }

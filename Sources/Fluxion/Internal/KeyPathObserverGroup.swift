@@ -37,6 +37,8 @@ final class KeyPathObserverGroup<State: Sendable, Value: Equatable & Sendable>: 
     }
 
     override func isGone(keepingOwnerIn owners: inout [AnyObject]) -> Bool { members.isEmpty }
+
+    override class var traceLabel: String { "observers of a \(typeName(Value.self)) value" }
 }
 
 /// One token observer of a key path, a member of its store's group for that key path.

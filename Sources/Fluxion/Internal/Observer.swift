@@ -13,6 +13,9 @@ class AnyObserver {
     ///   is alive: the strong reference its check takes may be the owner's
     ///   last, and the owner's `deinit` must not run under the lock.
     func isGone(keepingOwnerIn owners: inout [AnyObject]) -> Bool { true }
+
+    /// What the observer is, as a performance trace names it.
+    class var traceLabel: String { "observer" }
 }
 
 /// An observer of a store whose state is `State`.
@@ -47,6 +50,10 @@ final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observe
         guard !isCancelled, let owner else { return true }
         owners.append(owner)
         return false
+    }
+
+    override class var traceLabel: String {
+        Owner.self == ChangeRelay.self ? "observers of every store" : "observer owned by \(typeName(Owner.self))"
     }
 
     /// A handle that cancels this observer of `store`; neither keeps the other, nor the store, alive.
@@ -96,6 +103,8 @@ final class TokenObserver<State: Sendable>: Observer<State>, ReleaseChecking, @u
     }
 
     override func isGone(keepingOwnerIn owners: inout [AnyObject]) -> Bool { isCancelled }
+
+    override class var traceLabel: String { "token observer" }
 
     @usableFromInline
     func cancel() {

@@ -175,9 +175,9 @@ extension Store {
         withExtendedLifetime(dropped) {}  // NB: released outside the lock
     }
 
-    /// Tells the observers about the committed change, if any.
+    /// Tells the observers about the committed change, if any; with a `recorder`, records each call's span.
     @inlinable
-    final func deliverPendingChange(for action: AnyAction) {
+    final func deliverPendingChange(for action: AnyAction, tracing recorder: TraceRecorder? = nil) {
         guard let pending = pendingChange.take() else { return }
         if !pending.observers.isEmpty {
             let change = StoreChange(
@@ -188,8 +188,11 @@ extension Store {
                 // NB: `pending` holds the observers: each is lent to its call without a reference count.
                 guard let observer = pending.observers[index].map(Unmanaged.passUnretained) else { continue }
                 let isGone = observer._withUnsafeGuaranteedRef { observer in
+                    // NB: `nil` unless a trace records.
+                    let mark = recorder?.begin(observer, of: self)
+                    defer { if let mark { recorder?.end(mark, action: action.name) } }
                     // NB: a `Store<State>` lists only `Observer<State>`s.
-                    !unsafeDowncast(observer, to: Observer<State>.self).notify(change, checking: check)
+                    return !unsafeDowncast(observer, to: Observer<State>.self).notify(change, checking: check)
                 }
                 if isGone { sawGone = true }
             }
