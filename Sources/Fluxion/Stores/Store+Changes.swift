@@ -175,9 +175,17 @@ extension Store {
         withExtendedLifetime(dropped) {}  // NB: released outside the lock
     }
 
-    /// Tells the observers about the committed change, if any; with a `recorder`, records each call's span.
+    /// Tells the observers about the committed change, if any.
     @inlinable
-    final func deliverPendingChange(for action: AnyAction, tracing recorder: TraceRecorder? = nil) {
+    final func deliverPendingChange(for action: AnyAction) {
+        deliverPendingChange(for: action, tracing: nil)
+    }
+
+    /// Tells the observers about the committed change, if any; with a `recorder`, records each call's span.
+    /// NB: always inlined, so that the untraced delivery, whose `recorder` is `nil`, tests nothing.
+    @inlinable
+    @inline(__always)
+    final func deliverPendingChange(for action: AnyAction, tracing recorder: TraceRecorder?) {
         guard let pending = pendingChange.take() else { return }
         if !pending.observers.isEmpty {
             let change = StoreChange(
@@ -188,10 +196,13 @@ extension Store {
                 // NB: `pending` holds the observers: each is lent to its call without a reference count.
                 guard let observer = pending.observers[index].map(Unmanaged.passUnretained) else { continue }
                 let isGone = observer._withUnsafeGuaranteedRef { observer in
-                    // NB: `nil` unless a trace records.
-                    let mark = recorder?.begin(observer, of: self)
-                    defer { if let mark { recorder?.end(mark, action: action.name) } }
-                    // NB: a `Store<State>` lists only `Observer<State>`s.
+                    // NB: a `Store<State>` lists only `Observer<State>`s. `recorder` is `nil` unless a trace
+                    // records: tested first, so that an untraced call builds no span.
+                    guard let recorder else {
+                        return !unsafeDowncast(observer, to: Observer<State>.self).notify(change, checking: check)
+                    }
+                    let mark = recorder.begin(observer, of: self)
+                    defer { recorder.end(mark, action: action.name) }
                     return !unsafeDowncast(observer, to: Observer<State>.self).notify(change, checking: check)
                 }
                 if isGone { sawGone = true }
