@@ -167,7 +167,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct DrainWaitCancellationTests {
     @Test func aCancelledWaitReturnsThoughWorkStillRuns() async throws {
         let dispatcher = Dispatcher()
-        let endless = dispatcher.dispatchTask { _ in try await Task.sleep(for: .seconds(3_600)) }
+        // NB: work that ends only when the test lets it, after the wait returned.
+        let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+        let endless = dispatcher.dispatchTask { _ in for await _ in gate {} }
         let waiter = Task {
             await dispatcher.waitUntilDrained()
             return Task.isCancelled
@@ -176,7 +178,8 @@ import Testing
         waiter.cancel()
 
         #expect(await waiter.value, "the wait returned because it was cancelled")
-        endless.cancel()
+        opener.finish()
+        _ = await endless.result
         await dispatcher.waitUntilDrained()
     }
 
