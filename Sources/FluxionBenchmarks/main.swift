@@ -69,6 +69,12 @@ let makers: [(String, () throws -> Workload)] =
         ("W15", Tracing.w15),
     ]
 
+// NB: once a process has started a second thread, as every app has, glibc's locks take a slower
+// path. The figures are of that process: a thread is started, and has ended, before any is measured.
+let started = DispatchSemaphore(value: 0)
+Thread.detachNewThread { started.signal() }
+started.wait()
+
 let workloads = try makers.filter { selected($0.0) }.map { try scaled($0.1()) }
 var results = measure(workloads, runs: runs)
 
@@ -84,7 +90,7 @@ let ratio = { (name: String, target: Double, value: Double?) in
     if let value { ratios.append(Ratio(name: name, value: value, target: target)) }
 }
 if let b1 = median("B1"), let b2 = median("B2"), let b3 = median("B3") {
-    ratio("W1/B1", 2.5, median("W1").map { $0 / b1 })
+    ratio("W1/B1", 3.0, median("W1").map { $0 / b1 })
     ratio("W9/B1", 3.5, median("W9").map { $0 / b1 })
     ratio("W2/(B1+B3/100)", 1.5, median("W2").map { $0 / (b1 + b3 / 100) })
     ratio("W3/B3", 1.1, median("W3").map { $0 / b3 })
@@ -96,7 +102,7 @@ if let w1 = median("W1") {
     ratio("W6/W1", 3.0, median("W6").map { $0 / w1 })
     ratio("W7/W1", 1.2, median("W7").map { $0 / w1 })
     ratio("W8/W1", 1.5, median("W8").map { $0 / w1 })
-    ratio("W11/W1", 1.5, median("W11").map { $0 / w1 })
+    ratio("W11/W1", 1.3, median("W11").map { $0 / w1 })
     ratio("W13/W1", 2.0, median("W13").map { $0 / w1 })
     if let w13 = median("W13") { ratio("W13d/W13", 1.2, median("W13d").map { $0 / w13 }) }
     if let b14 = median("B14") { ratio("W14/(W1+B14)", 1.0, median("W14").map { $0 / (w1 + b14) }) }

@@ -184,4 +184,30 @@ final class ShelvingLogStore: Store<[String]>, DefaultInitializable, @unchecked 
         #expect(seen.value == ["Dune", "Dune, again"])
         #expect(inPlaceWitness.value == [true])
     }
+
+    @Test func readersOnAnotherThreadWhileHandlersChangeTheStateInPlaceSeeEveryCommitInOrderAndNeverHang() throws {
+        // NB: a reader that arrives while a handler runs flags the mark and waits; the handler then
+        // clears it under the lock and wakes the reader. One that arrives after finds it cleared.
+        let (dispatcher, store) = try makeStore()
+        let done = Gate()
+        let counts = LockedBox<[Int]>([])
+        let appends = 2_000
+        Thread {
+            var seen: [Int] = []
+            var last = 0
+            while last < appends {
+                last = store.books.count
+                seen.append(last)
+            }
+            counts.value = seen
+            done.open()
+        }.start()
+
+        for index in 0..<appends { try dispatcher.dispatch(.shelveInPlace, payload: "book \(index)") }
+        done.wait()
+
+        #expect(counts.value == counts.value.sorted())
+        #expect(counts.value.last == appends)
+        #expect(inPlaceWitness.value.allSatisfy { $0 })
+    }
 }

@@ -94,9 +94,10 @@ extension Dispatcher {
         return try body()
     }
 
-    /// Whether this thread holds the dispatch turn.
+    /// Whether the calling thread holds the dispatch turn; read without the lock, as only the
+    /// holder names itself there, and only it clears its name.
     func holdsTurn(_ thread: ThreadID = .current) -> Bool {
-        state.withLock { $0.turn.holder == thread }
+        turnHolder.names(thread)
     }
 
     /// Runs the queued actions in order, then gives up the dispatch turn.

@@ -25,7 +25,9 @@ public final class Dispatcher: Sendable {
     public static let shared = Dispatcher()
 
     /// What threads share: the name index, the dispatch turn, the middleware and the hooks.
-    let state = Guarded(DispatcherState(), waitable: true)
+    let state: Guarded<DispatcherState>
+    /// The thread holding the dispatch turn, published by `state.turn` for ``holdsTurn(_:)`` to read unlocked.
+    let turnHolder = AtomicThreadID()
     /// The running action or batch; only the thread holding the dispatch turn touches it.
     let transaction = Transaction()
     /// The running step, and the next step's serial; only the thread holding the dispatch turn touches it.
@@ -36,7 +38,9 @@ public final class Dispatcher: Sendable {
     let persistenceCenter = PersistenceCenter()
 
     /// Creates an independent dispatcher with no stores.
-    public init() {}
+    public init() {
+        state = Guarded(DispatcherState(turn: TurnState(publishingHolderIn: turnHolder)), waitable: true)
+    }
 
     // MARK: Dispatching
 

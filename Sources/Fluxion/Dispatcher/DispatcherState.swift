@@ -3,7 +3,7 @@ struct DispatcherState {
     /// Which store types handle which names, and which stores exist.
     var index = RouteIndex()
     /// Who holds the dispatch turn, and what waits for it.
-    var turn = TurnState()
+    var turn: TurnState
     /// The middleware chain, outermost first.
     var middleware = MiddlewareChain()
     /// The asynchronous work started with `dispatchTask`.

@@ -14,7 +14,11 @@ struct TurnState {
     }
 
     /// The thread whose dispatch is running, if any.
-    private(set) var holder: ThreadID?
+    private(set) var holder: ThreadID? {
+        didSet { publishedHolder.set(holder) }
+    }
+    /// `holder`, for a thread to ask without the lock whether it holds the turn.
+    private let publishedHolder: AtomicThreadID
     /// Actions dispatched by the turn holder (or for it) while it runs one; FIFO.
     private var queue = ActionQueue()
     private var suspensions = 0
@@ -42,6 +46,11 @@ struct TurnState {
     var holdsTaskDispatches = false
     /// Dispatches from tracked tasks held meanwhile; a drain does not wait for them.
     private var held = ActionQueue()
+
+    /// Creates the turn of a dispatcher, which publishes its holder in `publishedHolder`.
+    init(publishingHolderIn publishedHolder: AtomicThreadID = AtomicThreadID()) {
+        self.publishedHolder = publishedHolder
+    }
 
     var isSuspended: Bool { suspensions > 0 }
 

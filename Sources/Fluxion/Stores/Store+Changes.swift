@@ -32,7 +32,7 @@ extension Store: StoreRuntime {
     @usableFromInline
     final var committedState: State {
         lock.withLock {
-            if inPlaceMutator != nil { waitForInPlaceMutation() }
+            if inPlaceMutator.thread != nil { waitForInPlaceMutation() }
             return currentState
         }
     }
@@ -54,13 +54,9 @@ extension Store {
             return .failed(error)
         }
         guard isStaging else { return .committed(delivers: commit(&state)) }
-        var replaced: State? = state
-        let thread = ThreadID.current
-        lock.lock()
-        swap(&staged, &replaced)
-        stagedBy = thread
-        lock.unlock()
-        withExtendedLifetime(replaced) {}  // NB: released outside the lock: it may run a deinit
+        // NB: only this thread, which `stagingThread` names, reads `staged`: no lock is needed.
+        staged = state
+        stagingThread.set(.current)
         return .staged
     }
 
@@ -88,7 +84,9 @@ extension Store {
         }
         // NB: what the trackers read before now; a reader from now on waits, and reads the new state.
         let tracked = trackedValues.isEmpty ? nil : trackedValues.tracked()
-        inPlaceMutator = .current  // NB: readers on other threads wait from here until it is cleared
+        let thread = ThreadID.current
+        inPlaceMutator.set(thread)  // NB: readers on other threads wait from here until it is cleared
+        commitSerial &+= 1
         lock.unlock()
         // NB: the turn holder alone writes `currentState`, and readers wait: no lock is needed to change it.
         let watches = tracked?.map { $0.watch(currentState) }
@@ -98,11 +96,14 @@ extension Store {
         } catch {
             failure = error  // NB: only a handler declared not to throw runs here: this is never reached
         }
-        lock.lock()
-        inPlaceMutator = nil
-        commitSerial &+= 1
-        lock.broadcast()
-        lock.unlock()
+        // NB: most often no reader waits: the mark is cleared without the lock. A reader that waits
+        // flagged it under the lock first, so it is told under the lock.
+        if !inPlaceMutator.clear(thread) {
+            lock.lock()
+            inPlaceMutator.set(nil)
+            lock.broadcast()
+            lock.unlock()
+        }
         if let failure { return .failed(failure) }
         if tellsState { registrar.withMutation(of: self, keyPath: stateKeyPath) {} }
         if let tracked, let watches {
@@ -144,8 +145,8 @@ extension Store {
     final func install(_ state: inout State, endingStaging: Bool) -> Bool {
         lock.lock()
         if endingStaging {
+            stagingThread.set(nil)
             staged = nil  // NB: the caller holds a copy of it: nothing is released under the lock
-            stagedBy = nil
         }
         swap(&currentState, &state)
         let observers = self.observers
@@ -168,11 +169,9 @@ extension Store {
     @inlinable
     final func rollBackStaged() {
         isStaging = false
-        lock.lock()
-        let dropped = staged.take()
-        stagedBy = nil
-        lock.unlock()
-        withExtendedLifetime(dropped) {}  // NB: released outside the lock
+        // NB: only this thread, which `stagingThread` names, reads `staged`: no lock is needed.
+        stagingThread.set(nil)
+        staged = nil
     }
 
     /// Tells the observers about the committed change, if any.

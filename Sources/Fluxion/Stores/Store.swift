@@ -62,10 +62,12 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// The committed state. NB: written under `lock`, and only by the thread holding the
     /// owning dispatcher's dispatch turn, which may therefore read it without the lock.
     @usableFromInline @exclusivity(unchecked) final var currentState: State
-    /// The state of the running transaction, not committed yet; written like `currentState`.
+    /// The state of the running transaction, not committed yet. NB: only the thread that
+    /// `stagingThread` names reads or writes it, so it needs no lock.
     @usableFromInline @exclusivity(unchecked) final var staged: State?
-    /// The thread running the transaction that staged `staged`: the only one that reads it.
-    @usableFromInline @exclusivity(unchecked) final var stagedBy: ThreadID?
+    /// The thread running the transaction that staged `staged`, the turn holder: read by any thread
+    /// without the lock, to tell whether it may read `staged`.
+    @usableFromInline let stagingThread = AtomicThreadID()
     /// Whether ``state`` was ever read: until then no tracker can hold `stateKeyPath`.
     @usableFromInline @exclusivity(unchecked) final var isStateRead = false
     /// The observers in the order they were added; `nil` marks a cancelled one's slot.
@@ -82,7 +84,8 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// The key-path observer groups, by key path. See `KeyPathObserverGroup`.
     @exclusivity(unchecked) final var keyPathGroups: [AnyKeyPath: AnyObserver] = [:]
     /// The thread changing the state in place, if one is: readers on other threads wait for it.
-    @usableFromInline @exclusivity(unchecked) final var inPlaceMutator: ThreadID?
+    /// Set under the lock; cleared without it, unless a reader flagged that it waits.
+    @usableFromInline let inPlaceMutator = AtomicThreadID()
     /// The values of the state read through ``subscript(dynamicMember:)``, which Observation may track.
     @usableFromInline @exclusivity(unchecked) final var trackedValues = TrackedValues<State>()
 
@@ -133,27 +136,34 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// NB: read with `lock` held.
     @inlinable
     final var visibleState: State {
-        if inPlaceMutator != nil { waitForInPlaceMutation() }
-        if let thread = stagedBy, thread == .current, let staged { return staged }
+        if inPlaceMutator.thread != nil { waitForInPlaceMutation() }
+        if stagingThread.names(.current), let staged { return staged }
         return currentState
     }
 
     /// Waits, the lock held, until the handler changing the state in place has returned.
     @usableFromInline
     final func waitForInPlaceMutation() {
-        while let mutator = inPlaceMutator {
+        while let mutator = inPlaceMutator.thread {
             // NB: the state is the handler's `inout` argument now; its own thread cannot read it too.
             precondition(
                 mutator != .current,
                 "\(type(of: self)) read its own state inside a handler that changes it in place: use the handler's argument"
             )
-            lock.wait()
+            // NB: flagged, the handler's thread clears the mark under the lock and wakes this one.
+            if inPlaceMutator.flagWaiting(for: mutator) { lock.wait() }
         }
     }
 
     /// The dispatcher that created this store, while it exists.
     public final var dispatcher: Dispatcher? {
         lock.withLock { owningDispatcher }  // NB: the strong reference is released by the caller, unlocked
+    }
+
+    /// The dispatcher running this store's handler, read without the lock: set before any of them runs.
+    final var attachedDispatcher: Dispatcher? {
+        // NB: the dispatcher attaches the store before it publishes it, under its own lock, and never again.
+        owningDispatcher
     }
 
     /// Runs another store's handler for the current action first, and returns that store.
@@ -170,7 +180,7 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// - Throws: The errors of ``Dispatcher/waitFor(_:)``.
     @discardableResult
     public final func waitFor<OtherState, Other: Store<OtherState>>(_ type: Other.Type) throws -> Other {
-        guard let dispatcher else {
+        guard let dispatcher = attachedDispatcher else {
             throw FluxionError.waitForOutsideDispatch(typeName(Other.self))
         }
         if let store = try dispatcher.runFirst(type) {
