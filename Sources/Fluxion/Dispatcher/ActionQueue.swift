@@ -18,10 +18,10 @@ struct QueuedAction {
         self.task = task
         isEffect = false
         runner = { dispatcher in
-            try dispatcher.runAction(name) {
+            try dispatcher.forward(name) {
                 AnyAction(name: name, payload: payload, error: error)
             } handlers: { list in
-                try dispatcher.runHandlers(name, payload: payload, error: error, through: list)
+                try dispatcher.transact(name, payload: payload, error: error, in: list)
             }
         }
     }
@@ -33,10 +33,10 @@ struct QueuedAction {
         self.task = task
         isEffect = false
         runner = { dispatcher in
-            try dispatcher.runAction(action.name) {
+            try dispatcher.forward(action.name) {
                 action
             } handlers: { list in
-                try dispatcher.runHandlers(action, through: list)
+                try dispatcher.transact(action, in: list)
             }
         }
     }

@@ -153,7 +153,7 @@ extension Dispatcher {
         if list.isReady { return list }
         // NB: a transaction, and the middleware, keep the turn from before an action to after it:
         // only a bare action, before it starts, may give the turn up while another thread creates a store.
-        let mayYield = !transaction.isOpen && !transaction.isInMiddleware
+        let mayYield = !transaction.isOpen && !middlewareRuns.isRunning
         var instances: [ObjectIdentifier: any StoreRuntime] = [:]
         for route in list.routes {
             instances[route.registration.id] = try instance(of: route.registration, yieldingTurn: mayYield)

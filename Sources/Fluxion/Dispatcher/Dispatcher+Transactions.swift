@@ -2,14 +2,14 @@
 // stores' handlers as one transaction, then to the observers.
 extension Dispatcher {
     /// Runs an action the turn holder took from a queue, or a batch's: looks its routes up first.
-    func runAction(_ name: String, erased: () -> AnyAction, handlers: (RouteList) throws -> Void) throws {
+    func forward(_ name: String, erased: () -> AnyAction, handlers: (RouteList) throws -> Void) throws {
         let (list, passage) = state.withLock { ($0.index.list(for: name), $0.middleware.passage) }
-        try runAction(list, through: passage, erased: erased, handlers: handlers)
+        try forward(list, through: passage, erased: erased, handlers: handlers)
     }
 
     /// Runs an action through the middleware chain of `passage`, if any, then through the stores of `list`,
     /// recorded by the journal's recorder of `passage`, if any.
-    func runAction(
+    func forward(
         _ list: RouteList,
         through passage: MiddlewareChain.Passage,
         erased: () -> AnyAction,
@@ -25,18 +25,18 @@ extension Dispatcher {
         if let tracer = transaction.tracer {
             let action = erased()
             return try trace(action.name, recordingIn: tracer) {
-                try runThroughMiddleware(action, version: middleware, then: list)
+                try forwardThroughMiddleware(action, version: middleware, then: list)
             }
         }
-        try runThroughMiddleware(erased(), version: middleware, then: list)
+        try forwardThroughMiddleware(erased(), version: middleware, then: list)
     }
 
     /// Runs `action` through the middleware chain of version `middleware`, then through the stores of `list`.
-    private func runThroughMiddleware(_ action: AnyAction, version middleware: UInt64, then list: RouteList) throws {
+    private func forwardThroughMiddleware(_ action: AnyAction, version middleware: UInt64, then list: RouteList) throws {
         // NB: its stores are made first, while the turn may still be given up meanwhile.
         let list = list.isReady ? list : try ready(list)
         do {
-            _ = try runMiddleware(action, version: middleware, then: list)
+            _ = try forward(action, throughChainOf: middleware, to: list)
         } catch {
             if !transaction.isOpen { transaction.dropQueued() }  // NB: the effects the middleware asked for go too
             throw error
@@ -46,7 +46,7 @@ extension Dispatcher {
     }
 
     /// Runs a typed action through the stores of `list`.
-    func runHandlers<Payload: Sendable>(_ name: String, payload: Payload, error: (any Error)?, through list: RouteList)
+    func transact<Payload: Sendable>(_ name: String, payload: Payload, error: (any Error)?, in list: RouteList)
         throws
     {
         if let expected = list.payloadType, expected != ObjectIdentifier(Payload.self),
@@ -55,7 +55,7 @@ extension Dispatcher {
             let (expected, actual) = typeNames(route.handler.payload ?? Any.self, Payload.self)
             throw FluxionError.payloadTypeMismatch(action: name, expected: expected, actual: actual)
         }
-        try runHandlers(name, through: list) { handler, store in
+        try transact(name, in: list) { handler, store in
             handler.run(on: store, name: name, payload: payload, error: error)
         } erased: {
             AnyAction(name: name, payload: payload, error: error)
@@ -63,7 +63,7 @@ extension Dispatcher {
     }
 
     /// Runs an untyped action through the stores of `list`; a batch's inline mutation through its store.
-    func runHandlers(_ action: AnyAction, through list: RouteList) throws {
+    func transact(_ action: AnyAction, in list: RouteList) throws {
         if list.isMutation, let mutation = action.payload as? StoreMutation {
             return try apply(mutation, as: action)
         }
@@ -75,7 +75,7 @@ extension Dispatcher {
             let (expected, actual) = typeNames(route.handler.payload ?? Any.self, type(of: action.payload))
             throw FluxionError.payloadTypeMismatch(action: action.name, expected: expected, actual: actual)
         }
-        try runHandlers(action.name, through: list) { handler, store in
+        try transact(action.name, in: list) { handler, store in
             handler.run(on: store, action)
         } erased: {
             action
@@ -87,10 +87,10 @@ extension Dispatcher {
     /// - Parameters:
     ///   - run: Runs a handler on its store.
     ///   - erased: The action with its payload type erased, for `waitFor`, observers and hooks.
-    private func runHandlers(
+    private func transact(
         _ name: String,
-        through list: RouteList,
-        run: (Handler, AnyObject) -> HandlerOutcome,
+        in list: RouteList,
+        running run: (Handler, AnyObject) -> HandlerOutcome,
         erased: () -> AnyAction
     ) throws {
         guard !list.routes.isEmpty else {
@@ -103,13 +103,13 @@ extension Dispatcher {
             return
         }
         // NB: a list whose stores exist is used as it is, without a reference count.
-        guard list.isReady else { return try runHandlers(name, through: ready(list), run: run, erased: erased) }
+        guard list.isReady else { return try transact(name, in: ready(list), running: run, erased: erased) }
         // NB: `nil` unless a trace records: this test is what tracing costs an action while it is off.
         if _slowPath(transaction.tracer != nil) {
-            return try runHandlersRecording(name, through: list, run: run, erased: erased)
+            return try transactRecording(name, in: list, running: run, erased: erased)
         }
-        try transact {
-            try transaction.run(name, erased: erased, through: list, with: run)
+        try withTransaction {
+            try transaction.runHandlers(name, erased: erased, through: list, with: run)
         } erased: {
             erased()
         }
@@ -120,7 +120,7 @@ extension Dispatcher {
         let registration = state.withLock { $0.index.registrations[mutation.storeID] }
         guard let registration else { throw FluxionError.storeNotRegistered(mutation.storeName) }
         let store = try instance(of: registration)
-        try transact {
+        try withTransaction {
             try transaction.mutate(store, of: registration, with: mutation.apply)
         } erased: {
             action
@@ -129,7 +129,7 @@ extension Dispatcher {
 
     /// Runs `body` in the transaction: a batch's stays open; otherwise this one commits
     /// (its changes are delivered, its dispatched actions run next) or rolls back.
-    func transact(_ body: () throws -> Void, erased: () -> AnyAction) throws {
+    func withTransaction(_ body: () throws -> Void, erased: () -> AnyAction) throws {
         guard !transaction.isBatch else {
             // NB: a batch lists its actions as they reached the stores: after the middleware, which may
             // have changed or dropped them.

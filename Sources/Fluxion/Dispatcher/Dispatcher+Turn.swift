@@ -1,20 +1,9 @@
 // The dispatch turn: which thread runs actions now, and what the others do meanwhile.
-// Every decision is `TurnState`'s, made under the lock; what it decides runs here, unlocked.
+// Where each arrival goes is decided under the lock, in `admit(_:from:in:queueing:)`;
+// what it decides runs here, unlocked.
 extension Dispatcher {
-    /// What a dispatch does, decided under the lock.
-    private enum Decision {
-        /// The turn holder dispatched inside a transaction: the action becomes part of it.
-        case joinsTransaction
-        /// The action waits in a queue.
-        case queued
-        /// The action comes from a cancelled task: it is refused.
-        case cancelled
-        /// The caller holds the turn: it runs the action through the middleware chain and the journal's
-        /// recorder, if any, and through `list`.
-        case run(RouteList, through: MiddlewareChain.Passage)
-    }
-
-    /// Takes the dispatch turn, runs the action, then the actions queued meanwhile.
+    /// Admits an action: runs it now, holding the dispatch turn, then the actions queued meanwhile;
+    /// or makes it part of the running transaction, queues it, or refuses it (see ``Admission``).
     ///
     /// An action dispatched by the turn holder is queued behind its action; one
     /// dispatched while the dispatcher is suspended waits for the release.
@@ -24,7 +13,7 @@ extension Dispatcher {
     ///   - queued: Makes the queued form of the action.
     ///   - erased: The action with its payload type erased, for the middleware.
     ///   - handlers: Runs the action through the handlers of its route list; called with the turn held.
-    func dispatchOrQueue(
+    func admit(
         _ name: String,
         exclusively: Bool,
         queued: (StepCause, TrackedTask?) -> QueuedAction,
@@ -32,41 +21,24 @@ extension Dispatcher {
         handlers: (RouteList) throws -> Void
     ) throws {
         let thread = ThreadID.current
-        let decision = state.withLockWaiting(until: { state -> Decision? in
-            // NB: the turn holder alone touches the transaction; this thread holds the turn when it matches.
-            if state.isInCancelledTask(of: ObjectIdentifier(self)) { return .cancelled }
-            if state.turn.holder == thread, transaction.isOpen { return .joinsTransaction }
-            // NB: while a journal shows the past, tasks' dispatches wait for the present, in order.
-            if state.turn.holdsTaskDispatches, let task = currentTask {
-                state.turn.hold(queued(.ofCurrentTask, task))
-                return .queued
-            }
-            let arrival = state.turn.arrive(
-                thread, isCreatingForHolder: state.isCreatingForHolder(thread), exclusively: exclusively
-            ) { byHolder in
+        let admission = state.withLockWaiting { state in
+            admit(.action(name, exclusively: exclusively), from: thread, in: &state) { byHolder in
                 // NB: the holder's own code queues behind its step; others wait with their task's cause.
                 byHolder ? queued(steps.causeOfQueued ?? .ofCurrentTask, nil) : queued(.ofCurrentTask, currentTask)
             }
-            switch arrival {
-            case nil: return nil  // NB: another thread holds the turn: wait, and ask again
-            case .queued?: return .queued
-            case .run?:
-                return .run(state.index.list(for: name), through: state.middleware.passage)
-            }
-        })
-        switch decision {
+        }
+        switch admission {
         case .joinsTransaction:
             transaction.enqueue(queued(steps.causeOfQueued ?? .ofCurrentTask, nil))
-        case .queued:
+        case .queued, .takesTurn, .isInsideTurn:
             return
-        case .cancelled:
-            report(TaskError(.refused, taskID: currentTask?.id?.value, action: name, error: CancellationError()))
-            throw CancellationError()
-        case .run(let list, let passage):
+        case .refused:
+            throw refusal(of: name)
+        case .runs(let list, let passage):
             var failure: (any Error)?
             let began = steps.beginDirect()
             do {
-                try runAction(list, through: passage, erased: erased, handlers: handlers)
+                try forward(list, through: passage, erased: erased, handlers: handlers)
             } catch {
                 failure = error
             }
@@ -79,14 +51,9 @@ extension Dispatcher {
     /// Runs `body` holding the dispatch turn, so that no action runs meanwhile, then the actions it queued.
     func withTurn<Value>(_ body: () throws -> Value) rethrows -> Value {
         let thread = ThreadID.current
-        let takesTurn = state.withLockWaiting(until: { state -> Bool? in
-            if state.admits(thread) { return false }
-            guard state.turn.take(by: thread) else { return nil }
-            state.turn.holderIsBetweenActions = true
-            return true
-        })
+        let admission = state.withLockWaiting { admit(.read, from: thread, in: &$0, queueing: Self.neverQueued) }
         // NB: this thread holds the turn already, or the holder waits for this thread's factory.
-        guard takesTurn else { return try body() }
+        guard case .takesTurn = admission else { return try body() }
         defer {
             state.withLock { $0.turn.holderIsBetweenActions = false }
             runQueuedActionsAndEndTurn()

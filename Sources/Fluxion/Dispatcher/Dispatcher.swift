@@ -30,6 +30,8 @@ public final class Dispatcher: Sendable {
     let turnHolder = AtomicThreadID()
     /// The running action or batch; only the thread holding the dispatch turn touches it.
     let transaction = Transaction()
+    /// The runs of the middleware chain; only the thread holding the dispatch turn touches them.
+    let middlewareRuns = MiddlewareRuns()
     /// The running step, and the next step's serial; only the thread holding the dispatch turn touches it.
     let steps = StepLedger()
     /// The observers of every store; see `Dispatcher+Observation.swift`.
@@ -69,14 +71,14 @@ public final class Dispatcher: Sendable {
     ///   ``FluxionError/payloadTypeMismatch(action:expected:actual:)`` if the
     ///   name's handlers take another payload type, in which case no store is touched.
     public func dispatch<Payload>(_ name: ActionName<Payload>, payload: Payload, error: (any Error)? = nil) throws {
-        try dispatchOrQueue(name.rawValue, payload: payload, error: error)
+        try admit(name.rawValue, payload: payload, error: error)
     }
 
     /// Dispatches a typed action without a payload.
     ///
     /// - Throws: See ``dispatch(_:payload:error:)``.
     public func dispatch(_ name: ActionName<Void>, error: (any Error)? = nil) throws {
-        try dispatchOrQueue(name.rawValue, payload: (), error: error)
+        try admit(name.rawValue, payload: (), error: error)
     }
 
     /// Dispatches an action by raw name, with a payload of any type.
@@ -89,7 +91,7 @@ public final class Dispatcher: Sendable {
     ///   when the name's handlers expect another payload type (no store is
     ///   touched), or the first error a handler threw.
     public func dispatch(_ action: AnyAction) throws {
-        try dispatchOrQueue(action)
+        try admit(action)
     }
 
     /// Runs the handler of another store for the current action first.
@@ -138,28 +140,28 @@ public final class Dispatcher: Sendable {
     /// Runs a typed action now, or queues it behind the running one.
     ///
     /// The action travels as its parts, so that no generic type is built on the way.
-    func dispatchOrQueue<Payload: Sendable>(
+    func admit<Payload: Sendable>(
         _ name: String, payload: Payload, error: (any Error)?, exclusively: Bool = false
     )
         throws
     {
-        try dispatchOrQueue(name, exclusively: exclusively) {
+        try admit(name, exclusively: exclusively) {
             QueuedAction(name: name, payload: payload, error: error, cause: $0, task: $1)
         } erased: {
             AnyAction(name: name, payload: payload, error: error)
         } handlers: { list in
-            try runHandlers(name, payload: payload, error: error, through: list)
+            try transact(name, payload: payload, error: error, in: list)
         }
     }
 
     /// Runs an untyped action now, or queues it behind the running one.
-    func dispatchOrQueue(_ action: AnyAction, exclusively: Bool = false) throws {
-        try dispatchOrQueue(action.name, exclusively: exclusively) {
+    func admit(_ action: AnyAction, exclusively: Bool = false) throws {
+        try admit(action.name, exclusively: exclusively) {
             QueuedAction(action, cause: $0, task: $1)
         } erased: {
             action
         } handlers: { list in
-            try runHandlers(action, through: list)
+            try transact(action, in: list)
         }
     }
 }

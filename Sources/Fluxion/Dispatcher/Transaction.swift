@@ -39,8 +39,6 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         var failure: (any Error)?
         /// Actions the transaction's code dispatched; they run after it commits, or are dropped with it.
         var queued = ActionQueue()
-        /// Whether the middleware chain is running an action: the turn is then kept throughout.
-        var isInMiddleware = false
         /// Whether one of the batch's actions is running (its middleware, handlers or hooks).
         var isRunningBatchAction = false
         /// The routes of the action running now, with their stores; kept until its changes are delivered.
@@ -64,8 +62,6 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     // NB: only the thread holding the dispatch turn touches the transaction, so its
     // state skips the run-time exclusivity checks, as a lock-guarded value's does.
     @exclusivity(unchecked) private var state = State()
-    /// The run of the middleware chain kept for the next action to reuse.
-    @exclusivity(unchecked) var middlewareRuns = MiddlewareRunCache()
     /// The performance trace recording the dispatcher's actions; `nil`, and so costing one test
     /// at each place that would record, while none does. See `Dispatcher+Tracing.swift`.
     @exclusivity(unchecked) var tracer: TraceRecorder?
@@ -74,19 +70,6 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     var isBatch: Bool { state.isBatch }
     var action: AnyAction? { state.action }
     var actionName: String { state.actionName }
-
-    var isInMiddleware: Bool { state.isInMiddleware }
-
-    /// Starts running an action through the middleware chain; returns whether one was running, for `endMiddleware`.
-    func beginMiddleware() -> Bool {
-        defer { state.isInMiddleware = true }
-        return state.isInMiddleware
-    }
-
-    /// Ends the run `beginMiddleware` started.
-    func endMiddleware(restoring outer: Bool) {
-        state.isInMiddleware = outer
-    }
 
     var isRunningBatchAction: Bool {
         get { state.isRunningBatchAction }
@@ -148,7 +131,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     ///     called only when there are several routes.
     ///   - list: The action's routes, every store of which exists.
     /// - Throws: The first error a handler threw: the transaction is then failed.
-    func run(
+    func runHandlers(
         _ name: String,
         erased: () -> AnyAction,
         through list: RouteList,
@@ -175,7 +158,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         }
         var index = 0
         while index < count, state.failure == nil {
-            if state.progress[index] == .pending { run(index, of: list, with: runner) }
+            if state.progress[index] == .pending { runHandler(at: index, of: list, with: runner) }
             index += 1
         }
         if let failure = state.failure { throw failure }
@@ -190,7 +173,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         guard let list = state.list, let index = list.index(of: id) else { return nil }
         switch state.progress[index] {
         case .pending:
-            if state.failure == nil { run(index, of: list, with: runner) }
+            if state.failure == nil { runHandler(at: index, of: list, with: runner) }
         case .running:
             let running = state.running
             let path = (running[(running.firstIndex(of: index) ?? 0)...] + [index]).map {
@@ -303,7 +286,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         } ?? false
     }
 
-    private func run(_ index: Int, of list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome) {
+    private func runHandler(at index: Int, of list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome) {
         // NB: `list` keeps its routes, their handlers and stores alive throughout: they are lent
         // without reference counts, which cost on every dispatch.
         unowned(unsafe) let route = list.routes[index]

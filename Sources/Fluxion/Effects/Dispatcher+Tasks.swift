@@ -39,7 +39,7 @@ extension Dispatcher {
         }
         // NB: from a handler or a middleware, it starts with the action's commit; from an observer, the
         // action has committed: it starts after the step, as the actions the step queued run.
-        if transaction.isOpen || transaction.isInMiddleware {
+        if transaction.isOpen || middlewareRuns.isRunning {
             transaction.enqueue(start)
         } else {
             var queue = ActionQueue()

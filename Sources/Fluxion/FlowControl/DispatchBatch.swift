@@ -12,7 +12,7 @@ public struct DispatchBatch {
         try dispatcher.runInBatch(name.rawValue) {
             AnyAction(name: name.rawValue, payload: payload, error: error)
         } handlers: { list in
-            try dispatcher.runHandlers(name.rawValue, payload: payload, error: error, through: list)
+            try dispatcher.transact(name.rawValue, payload: payload, error: error, in: list)
         }
     }
 
@@ -26,7 +26,7 @@ public struct DispatchBatch {
         try dispatcher.runInBatch(action.name) {
             action
         } handlers: { list in
-            try dispatcher.runHandlers(action, through: list)
+            try dispatcher.transact(action, in: list)
         }
     }
 
@@ -100,13 +100,12 @@ extension Dispatcher {
 
     /// Runs a batch whose observers hear an action named `name`: a journal's travel is one.
     func batch<Value>(deliveredAs name: String, _ body: (DispatchBatch) throws -> Value) throws -> Value {
-        try refuseIfInCancelledTask(name)
         let thread = ThreadID.current
-        let takesTurn = state.withLockWaiting(until: { state -> Bool? in
-            if state.admits(thread) { return false }
-            return state.turn.take(by: thread) ? true : nil
-        })
-        guard takesTurn else {
+        let admission = state.withLockWaiting { admit(.batch, from: thread, in: &$0, queueing: Self.neverQueued) }
+        switch admission {
+        case .refused:
+            throw refusal(of: name)
+        case .isInsideTurn:
             // NB: this thread runs an action or a batch: a batch folds into a running batch,
             // between its actions, never inside a handler.
             guard holdsTurn(thread), transaction.isBatch, !transaction.isRunningBatchAction else {
@@ -118,6 +117,8 @@ extension Dispatcher {
                 transaction.fail(error)
                 throw error
             }
+        case .takesTurn, .joinsTransaction, .queued, .runs:
+            break  // NB: a batch is refused, takes the turn or is inside it
         }
         let began = steps.beginDirect()
         defer {
@@ -177,7 +178,7 @@ extension Dispatcher {
         transaction.isRunningBatchAction = true
         defer { transaction.isRunningBatchAction = false }
         do {
-            try runAction(name, erased: erased, handlers: handlers)
+            try forward(name, erased: erased, handlers: handlers)
         } catch {
             transaction.fail(error)
             throw error

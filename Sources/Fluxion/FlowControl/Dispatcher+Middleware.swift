@@ -28,7 +28,7 @@ extension Dispatcher {
         let (removed, version) = state.withLock { ($0.middleware.remove(id), $0.middleware.version) }
         guard !removed.isEmpty else { return false }
         // NB: only the turn holder touches the transaction, whose kept run may hold the middleware.
-        _ = withTurn { transaction.middlewareRuns.drop(before: version) }
+        _ = withTurn { middlewareRuns.drop(before: version) }
         return true  // NB: the removed middleware, and the dropped run, are released here, outside the lock
     }
 
@@ -37,25 +37,25 @@ extension Dispatcher {
     ///
     /// - Parameter version: The chain's version when the action was dispatched: the spare run of
     ///   that version serves, or a new run of the chain as it is now.
-    func runMiddleware(_ action: AnyAction, version: UInt64, then list: RouteList) throws -> [AnyStoreChange] {
-        guard var run = transaction.middlewareRuns.take(of: version) ?? makeMiddlewareRun() else {
+    func forward(_ action: AnyAction, throughChainOf version: UInt64, to list: RouteList) throws -> [AnyStoreChange] {
+        guard var run = middlewareRuns.take(of: version) ?? makeMiddlewareRun() else {
             // NB: the last middleware was removed since the action was dispatched.
-            try runHandlers(action, through: list)
+            try transact(action, in: list)
             return []
         }
-        let outer = transaction.beginMiddleware()
+        let outer = middlewareRuns.begin()
         run.begin(action.name, through: list)
         defer {
             run.end()
-            transaction.endMiddleware(restoring: outer)
+            middlewareRuns.end(restoring: outer)
             // NB: a run no `next` outlived is the dispatcher's alone again: the next action reuses it.
             if isKnownUniquelyReferenced(&run) {
-                transaction.middlewareRuns.keep(run)
+                middlewareRuns.keep(run)
             } else {
                 run.outlive()
             }
         }
-        return try runMiddleware(action, from: run)
+        return try enterChain(action, of: run)
     }
 
     /// A run of the chain as it is now; `nil` when it is empty.
@@ -68,14 +68,14 @@ extension Dispatcher {
     }
 
     /// Passes `action` to the first middleware of `run`; the `next` it gets ends with this call, unless kept.
-    private func runMiddleware(_ action: AnyAction, from run: MiddlewareRun) throws -> [AnyStoreChange] {
+    private func enterChain(_ action: AnyAction, of run: MiddlewareRun) throws -> [AnyStoreChange] {
         try pass(action, to: run, at: 0, next: MiddlewareNext(run: run, position: 1))
     }
 
     /// Passes `action` to the middleware at `next`'s place, or, past the last, to the stores.
     ///
     /// - Returns: The changes the action produced.
-    func runMiddleware(_ action: AnyAction, from next: MiddlewareNext) throws -> [AnyStoreChange] {
+    func forward(_ action: AnyAction, from next: MiddlewareNext) throws -> [AnyStoreChange] {
         let run = next.run
         // NB: a `next` kept past its run, taken to another thread, or called by a handler or observer
         // of the action it passes on, reaches no middleware and no store: its run may hold no chain
@@ -134,14 +134,14 @@ extension Dispatcher {
         -> [AnyStoreChange]
     {
         guard run.collectsChanges, !transaction.isBatch else {
-            try runHandlers(action, through: list)
+            try transact(action, in: list)
             return []
         }
         // NB: created before collecting starts: creating a store may give up the turn meanwhile.
         _ = try ready(list)
         relay.startCollecting()
         defer { _ = relay.stopCollecting() }
-        try runHandlers(action, through: list)
+        try transact(action, in: list)
         return relay.stopCollecting()
     }
 }

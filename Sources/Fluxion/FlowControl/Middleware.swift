@@ -91,7 +91,7 @@ public struct MiddlewareNext {
     ///   outside the middleware's `dispatch(_:next:)` call.
     public func callAsFunction(_ action: AnyAction) throws -> [AnyStoreChange] {
         // NB: the dispatcher outlives this call: it is running the chain, or the run keeps it alive.
-        try run.unretainedDispatcher._withUnsafeGuaranteedRef { try $0.runMiddleware(action, from: self) }
+        try run.unretainedDispatcher._withUnsafeGuaranteedRef { try $0.forward(action, from: self) }
     }
 }
 

@@ -104,34 +104,3 @@ final class MiddlewareRun {
         recorder = nil
     }
 }
-
-/// The run of the middleware chain a dispatcher keeps for the next action, in its transaction.
-///
-/// Only the thread holding the dispatch turn touches it: ``Dispatcher/removeMiddleware(_:)``
-/// takes the turn to drop a run that holds what it removed.
-struct MiddlewareRunCache {
-    /// A run that ended with no `next` outliving it.
-    private var spare: MiddlewareRun?
-    /// The oldest version of the chain a run may be kept for: a removal raises it, so that a run
-    /// still going through a removed middleware is not kept once its action ends.
-    private var oldestVersion: UInt64 = 0
-
-    /// Takes the spare run, if it is a run of the chain's `version`.
-    mutating func take(of version: UInt64) -> MiddlewareRun? {
-        guard let spare = spare.take() else { return nil }
-        return spare.version == version ? spare : nil
-    }
-
-    /// Keeps `run`, which no `next` outlived, for the next action to reuse, unless the chain lost a middleware since.
-    mutating func keep(_ run: MiddlewareRun) {
-        if run.version >= oldestVersion { spare = run }
-    }
-
-    /// Drops the spare run, and each run that ends from now on, if it is older than `version`; returns
-    /// the dropped run, for the caller to release.
-    mutating func drop(before version: UInt64) -> MiddlewareRun? {
-        oldestVersion = max(oldestVersion, version)
-        guard let run = spare, run.version < version else { return nil }
-        return spare.take()
-    }
-}

@@ -108,29 +108,29 @@ extension Dispatcher {
         }
     }
 
-    /// Runs an action's handlers as `runHandlers` does, recording their spans, and the action's, unless
+    /// Runs an action's handlers as `transact(_:in:running:erased:)` does, recording their spans, and the action's, unless
     /// its middleware's span holds them.
     @inline(never)
-    func runHandlersRecording(
+    func transactRecording(
         _ name: String,
-        through list: RouteList,
-        run: (Handler, AnyObject) -> HandlerOutcome,
+        in list: RouteList,
+        running run: (Handler, AnyObject) -> HandlerOutcome,
         erased: () -> AnyAction
     ) throws {
         guard let recorder = tracingRecorder() else {
-            return try transact {
-                try transaction.run(name, erased: erased, through: list, with: run)
+            return try withTransaction {
+                try transaction.runHandlers(name, erased: erased, through: list, with: run)
             } erased: {
                 erased()
             }
         }
         func body() throws {
-            try transaction.run(name, erased: erased, through: list) { handler, store in
+            try transaction.runHandlers(name, erased: erased, through: list) { handler, store in
                 recorder.recordHandler(of: store, action: name) { run(handler, store) }
             }
         }
-        // NB: as `transact` does, recording the commit's and the observers' spans.
-        func transactRecording() throws {
+        // NB: as `withTransaction` does, recording the commit's and the observers' spans.
+        func withTransactionRecording() throws {
             guard !transaction.isBatch else {
                 transaction.record(erased())
                 return try body()
@@ -142,11 +142,11 @@ extension Dispatcher {
             }
             try commit(recordingIn: recorder, erased: erased)
         }
-        guard !transaction.isInMiddleware else { return try transactRecording() }
-        try trace(name, recordingIn: recorder, transactRecording)
+        guard !middlewareRuns.isRunning else { return try withTransactionRecording() }
+        try trace(name, recordingIn: recorder, withTransactionRecording)
     }
 
-    /// Ends the transaction of one action as `transact` does, recording its commit's and its observers' spans.
+    /// Ends the transaction of one action as `withTransaction` does, recording its commit's and its observers' spans.
     private func commit(recordingIn recorder: TraceRecorder, erased: () -> AnyAction) throws {
         let action = transaction.actionName
         let commit = recorder.begin(.commit, .named("commit"))
