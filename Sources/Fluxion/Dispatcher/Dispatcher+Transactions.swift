@@ -32,7 +32,8 @@ extension Dispatcher {
     }
 
     /// Runs `action` through the middleware chain of version `middleware`, then through the stores of `list`.
-    private func forwardThroughMiddleware(_ action: AnyAction, version middleware: UInt64, then list: RouteList) throws {
+    private func forwardThroughMiddleware(_ action: AnyAction, version middleware: UInt64, then list: RouteList) throws
+    {
         // NB: its stores are made first, while the turn may still be given up meanwhile.
         let list = list.isReady ? list : try ready(list)
         do {

@@ -1,3 +1,30 @@
+// One dispatch, from the caller to the observers: each layer has a verb of its own.
+//
+//  caller            Dispatcher                                  Transaction            stores, observers
+//    │ dispatch(_:payload:)                                          │                        │
+//    ├──────────────▶ admit: under the lock, decides where the       │                        │
+//    │                action goes (Dispatcher+Admission.swift):      │                        │
+//    │                refused · joins the running transaction ·      │                        │
+//    │                queued · held · waits for the turn · runs now  │                        │
+//    │                │ runs now, holding the turn:                  │                        │
+//    │                forward: through each middleware, if any       │                        │
+//    │                (next ▶ forward(_:from:) ▶ … ▶ reachStores),   │                        │
+//    │                then the journal's recorder, if one records    │                        │
+//    │                │                                              │                        │
+//    │                transact ─────────────────────────────────────▶ runHandlers            │
+//    │                                                               ├─ runHandler ──────────▶ handler: stages
+//    │                                                               │  (waitFor runs one     │ (several stores) or
+//    │                                                               │   early)               │ commits (one store)
+//    │                withTransaction ◀───────────────────────────── end(): commits every staged
+//    │                │                                               change, or rolls every one back
+//    │                ├─ queued actions move to the turn's queue     │                        │
+//    │                └─ deliver ──────────────────────────────────▶ deliver ───────────────▶ observers
+//    │                runQueuedActionsAndEndTurn: the actions queued meanwhile, in order;     │
+//    │◀────────────── then the turn is given up                      │                        │
+//
+// A batch keeps one transaction open across its actions (see `BatchState`); the middleware's runs
+// are `MiddlewareRuns`'. Only the thread holding the dispatch turn touches a transaction.
+
 /// One action, or one batch, as a unit: every change it makes commits together, or none does.
 ///
 /// The transaction runs the action's handlers (``Store/waitFor(_:)`` may run
@@ -18,29 +45,16 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         case heard
     }
 
-    /// A store of a batch whose change waits for the commit, in registration order.
-    private struct Staged {
-        let order: Int
-        let store: AnyObject
-        let operations: StoreOperations
-        /// Whether its change is committed and someone hears it.
-        var delivers = false
-    }
-
     /// What the transaction knows; every access to it is short, and none spans user code.
     private struct State {
         /// Whether a transaction is open: from its first handler to its end.
         var isOpen = false
-        /// Whether the transaction is a batch: open across actions, every change staged.
-        var isBatch = false
-        /// The batch's actions, in order.
-        var batchActions: [AnyAction] = []
+        /// The batch, while the transaction is one: open across actions, every change staged.
+        var batch = BatchState()
         /// The first error: it rolls the whole transaction back.
         var failure: (any Error)?
         /// Actions the transaction's code dispatched; they run after it commits, or are dropped with it.
         var queued = ActionQueue()
-        /// Whether one of the batch's actions is running (its middleware, handlers or hooks).
-        var isRunningBatchAction = false
         /// The routes of the action running now, with their stores; kept until its changes are delivered.
         /// NB: not retained (a reference count costs on every dispatch): the dispatch that runs the
         /// action holds the list until then.
@@ -55,8 +69,6 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         var actionName = ""
         /// Whether the running action stages its changes.
         var stages = false
-        /// The stores whose changes a batch staged, in registration order.
-        var staged: [Staged] = []
     }
 
     // NB: only the thread holding the dispatch turn touches the transaction, so its
@@ -67,13 +79,13 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     @exclusivity(unchecked) var tracer: TraceRecorder?
 
     var isOpen: Bool { state.isOpen }
-    var isBatch: Bool { state.isBatch }
+    var isBatch: Bool { state.batch.isOpen }
     var action: AnyAction? { state.action }
     var actionName: String { state.actionName }
 
     var isRunningBatchAction: Bool {
-        get { state.isRunningBatchAction }
-        set { state.isRunningBatchAction = newValue }
+        get { state.batch.isRunningAction }
+        set { state.batch.isRunningAction = newValue }
     }
 
     /// Whether a handler is running now.
@@ -85,7 +97,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     /// Opens a batch.
     func beginBatch() {
         state.isOpen = true
-        state.isBatch = true
+        state.batch.isOpen = true
     }
 
     /// Records an error; the first one fails the transaction.
@@ -113,14 +125,12 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
 
     /// Records one of the batch's actions.
     func record(_ action: AnyAction) {
-        state.batchActions.append(action)
+        state.batch.actions.append(action)
     }
 
     /// Takes the batch's actions, in order.
     func takeBatchActions() -> [AnyAction] {
-        var actions: [AnyAction] = []
-        swap(&actions, &state.batchActions)
-        return actions
+        state.batch.takeActions()
     }
 
     /// Runs every handler of `list` with `runner`, in order; `waitFor` may run some earlier.
@@ -145,7 +155,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         if keepsAction { state.action = erased() }
         state.unretainedList = Unmanaged.passUnretained(list)
         // NB: one store alone commits at once; several stage, so that they commit together.
-        state.stages = state.isBatch || count > 1
+        state.stages = state.batch.isOpen || count > 1
         if state.progress.count == count {
             for index in 0..<count { state.progress[index] = .pending }
         } else {
@@ -154,7 +164,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         defer {
             if keepsAction { state.action = nil }
             // NB: a batch's changes are staged in `staged`; an action's, along its list.
-            if state.isBatch { state.unretainedList = nil }
+            if state.batch.isOpen { state.unretainedList = nil }
         }
         var index = 0
         while index < count, state.failure == nil {
@@ -191,7 +201,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     func mutate(_ store: AnyObject, of registration: Registration, with change: (AnyObject) -> HandlerOutcome) throws {
         state.isOpen = true
         if let failure = state.failure { throw failure }
-        stage(store, order: registration.order, operations: registration.operations)
+        state.batch.stage(store, order: registration.order, operations: registration.operations)
         if case .failed(let error) = change(store) {
             fail(error)
             throw error
@@ -205,18 +215,13 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     ///   them, and ``deliver(_:)`` tells the observers.
     func end() -> (any Error)? {
         state.isOpen = false
-        state.isBatch = false
+        state.batch.isOpen = false
         guard let failure = state.failure.take() else {
-            for index in state.staged.indices {
-                let entry = state.staged[index]
-                state.staged[index].delivers = entry.operations.commit(entry.store)
-            }
+            state.batch.commitStaged()
             commitList()
             return nil
         }
-        let staged = state.staged
-        for entry in staged { entry.operations.rollback(entry.store) }
-        if !staged.isEmpty { state.staged.removeAll(keepingCapacity: true) }
+        state.batch.rollBackStaged()
         if state.stages, let list = state.list {
             for index in 0..<list.routes.count where state.progress[index] != .pending {
                 let route = list.routes[index]
@@ -229,7 +234,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     }
 
     /// Whether a committed change may wait for ``deliver(_:)``.
-    var hasDeliveries: Bool { state.unretainedList != nil || !state.staged.isEmpty }
+    var hasDeliveries: Bool { state.unretainedList != nil || state.batch.hasStaged }
 
     /// Tells the observers of each store the transaction changed, in registration order; with a
     /// `recorder`, records each observer's span.
@@ -251,10 +256,8 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
                 }
             }
         }
-        guard !state.staged.isEmpty else { return }
-        let staged = state.staged
-        state.staged.removeAll(keepingCapacity: true)
-        for entry in staged where entry.delivers {
+        guard state.batch.hasStaged else { return }
+        for entry in state.batch.takeCommitted() {
             if let recorder {
                 entry.operations.deliverTraced(entry.store, action, recorder)
             } else {
@@ -292,8 +295,8 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         unowned(unsafe) let route = list.routes[index]
         // NB: `ready(_:)` made every store of the list before the transaction began.
         guard let store = route.unretainedStore else { return }
-        if state.isBatch {
-            stage(
+        if state.batch.isOpen {
+            state.batch.stage(
                 store.takeUnretainedValue(), order: route.registration.order, operations: route.operations)
         } else if state.stages {
             store._withUnsafeGuaranteedRef { route.operations.stage($0) }
@@ -315,19 +318,6 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
             if delivers { state.progress[index] = .heard }
         case .staged:
             break
-        }
-    }
-
-    /// Makes `store` stage its changes, once, and lists it in registration order.
-    private func stage(_ store: AnyObject, order: Int, operations: StoreOperations) {
-        guard !state.staged.contains(where: { $0.store === store }) else { return }
-        operations.stage(store)
-        let entry = Staged(order: order, store: store, operations: operations)
-        // NB: stores mostly stage in registration order; `waitFor` and batches may not.
-        if let last = state.staged.last, last.order > order {
-            state.staged.insert(entry, at: state.staged.lastIndex { $0.order < order }.map { $0 + 1 } ?? 0)
-        } else {
-            state.staged.append(entry)
         }
     }
 }
