@@ -90,16 +90,22 @@ final class KeyPathObserver<State: Sendable, Value: Equatable & Sendable>: Cance
     }
 
     func cancel() {
+        var released: Any?
         store.lock.lock()
-        var released: Compaction?
+        _ = cancel(holding: store.lock, releasing: &released)
+        store.lock.unlock()
+        withExtendedLifetime(released) {}  // NB: released outside the lock
+    }
+
+    func cancel(holding lock: Lock, releasing released: inout Any?) -> Bool {
+        guard lock === store.lock else { return false }
         if let group, group.leave(self) {
             store.keyPathGroups[keyPath] = nil
-            released = store.vacate(group.slot)
+            if let compaction = store.vacate(group.slot) { released = compaction }
         }
         isCancelled = true
         group = nil
         store.lock.advanceGeneration()
-        store.lock.unlock()
-        withExtendedLifetime(released) {}  // NB: released outside the lock
+        return true
     }
 }

@@ -14,6 +14,9 @@ class AnyObserver {
     ///   last, and the owner's `deinit` must not run under the lock.
     func isGone(keepingOwnerIn owners: inout [AnyObject]) -> Bool { true }
 
+    /// Notes the store's commit count when the observer joined its list; called under the store's lock.
+    func didJoin(atSerial serial: UInt64) {}
+
     /// What the observer is, as a performance trace names it.
     class var traceLabel: String { "observer" }
 }
@@ -82,14 +85,17 @@ final class TokenObserver<State: Sendable>: Observer<State>, ReleaseChecking, @u
     private let body: @Sendable (StoreChange<State>) -> Void
     /// Guarded by the store's lock.
     @exclusivity(unchecked) private var isCancelled = false
-    /// The store's commit serial when the observer was made.
-    private let createdAt: UInt64
+    /// The store's commit serial when the observer joined its list; guarded by the store's lock.
+    @exclusivity(unchecked) private var createdAt: UInt64 = 0
 
     @usableFromInline
     init(store: Store<State>, body: @escaping @Sendable (StoreChange<State>) -> Void) {
         self.store = store
         self.body = body
-        createdAt = store.lock.withLock { store.commitSerial }
+    }
+
+    override func didJoin(atSerial serial: UInt64) {
+        createdAt = serial
     }
 
     func storeNameIfNothingChanged() -> String? {
@@ -108,19 +114,41 @@ final class TokenObserver<State: Sendable>: Observer<State>, ReleaseChecking, @u
 
     @usableFromInline
     func cancel() {
+        var released: Any?
         store.lock.lock()
-        let released = isCancelled ? nil : store.vacate(slot)
-        isCancelled = true
-        store.lock.advanceGeneration()
+        _ = cancel(holding: store.lock, releasing: &released)
         store.lock.unlock()
         withExtendedLifetime(released) {}  // NB: released outside the lock: it may run user deinits
+    }
+
+    @usableFromInline
+    func cancel(holding lock: Lock, releasing released: inout Any?) -> Bool {
+        guard lock === store.lock else { return false }
+        if !isCancelled, let compaction = store.vacate(slot) { released = compaction }
+        isCancelled = true
+        store.lock.advanceGeneration()
+        return true
     }
 }
 
 /// An observer an ``ObservationToken`` can cancel.
 @usableFromInline
 protocol Cancellable: AnyObject, Sendable {
+    /// Stops the observer, taking the locks that guard it.
     func cancel()
+
+    /// Stops the observer within the critical section of `lock`, its token's lock, which the caller
+    /// holds, when that lock is the one that guards the observer: a cancel then takes one lock, not two.
+    ///
+    /// - Parameter released: Where to put what the cancel lets go of (a `Compaction`), for the caller
+    ///   to release once unlocked.
+    /// - Returns: `false`, having done nothing, when the observer must be stopped with ``cancel()`` after unlocking.
+    func cancel(holding lock: Lock, releasing released: inout Any?) -> Bool
+}
+
+extension Cancellable {
+    @usableFromInline
+    func cancel(holding lock: Lock, releasing released: inout Any?) -> Bool { false }
 }
 
 /// An observer that can tell whether its token is being released before the store changed at all:

@@ -28,12 +28,14 @@ public final class ObservationToken: @unchecked Sendable {  // `observer` guarde
     }
 
     deinit {
+        // NB: no other reference to the token is left, so its `observer` is read without the lock.
+        guard let observer else { return }
         // NB: a token released (not cancelled) before its store changed at all was most likely
         // dropped by mistake, as in `_ = store.observe { … }`: say so, since the observer never fires.
         if let observer = observer as? any ReleaseChecking, let store = observer.storeNameIfNothingChanged() {
             Self.reportReleasedUnheard(store)
         }
-        observer?.cancel()
+        observer.cancel()
     }
 
     /// Where the message about a token released unheard goes: standard error, or a test's recorder.
@@ -59,11 +61,14 @@ public final class ObservationToken: @unchecked Sendable {  // `observer` guarde
 
     /// Stops the observer and releases its closure; calling it again does nothing.
     public func cancel() {
+        var released: Any?
         lock.lock()
-        let observer = self.observer
-        self.observer = nil
+        let observer = self.observer.take()
+        // NB: a store's observer is guarded by the store's lock, the token's: it is stopped in this critical section.
+        let isStopped = observer?.cancel(holding: lock, releasing: &released) ?? true
         lock.unlock()
-        observer?.cancel()
+        if !isStopped { observer?.cancel() }
+        withExtendedLifetime(released) {}
         // NB: the observer, and with it the closure, is released here, outside the lock.
     }
 }

@@ -10,6 +10,7 @@ extension Store {
     /// - Returns: What compaction let go of, if it ran, for the caller to release after unlocking.
     final func append(_ observer: AnyObserver) -> Compaction? {
         observer.slot = observers.count
+        observer.didJoin(atSerial: commitSerial)
         observers.append(observer)
         noteWhetherOldStateIsNeeded()
         return observers.count >= compactionThreshold ? compactObservers() : nil
@@ -38,11 +39,24 @@ extension Store {
 
     /// Empties a cancelled observer's slot in O(1), compacting the list when half of it is empty; call under `lock`.
     ///
+    /// The last slot is dropped rather than left empty, with the empty ones before it: an observer
+    /// added and cancelled in turn leaves the list as it was, and never makes it compact.
+    ///
     /// - Returns: What compaction let go of, if it ran, for the caller to release after unlocking.
     final func vacate(_ slot: Int) -> Compaction? {
-        observers[slot] = nil
-        vacantSlots += 1
-        return vacantSlots > observers.count / 2 ? compactObservers() : nil
+        // NB: the caller holds the observer: the list's reference, released here, is not its last.
+        guard slot == observers.count - 1 else {
+            observers[slot] = nil
+            vacantSlots += 1
+            return vacantSlots > observers.count / 2 ? compactObservers() : nil
+        }
+        observers.removeLast()
+        while let last = observers.last, last == nil {
+            observers.removeLast()
+            vacantSlots -= 1
+        }
+        if observers.isEmpty { noteWhetherOldStateIsNeeded() }
+        return nil
     }
 
     /// Drops vacant slots and gone observers; call under `lock`.
