@@ -60,7 +60,7 @@ extension HandlerTable {
     ) -> HandlerTable {
         adding(name) { store, state, action in
             try handler(
-                Self.owner(store, as: Owner.self, handling: name.rawValue), &state, action, Effects(store.dispatcher))
+                Self.owner(store, as: Owner.self, handling: name.rawValue), &state, action, Effects(store.attachedDispatcher))
         }
     }
 }

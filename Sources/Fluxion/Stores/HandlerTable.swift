@@ -102,7 +102,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
         _ handler: @escaping @Sendable (inout State, Action<Payload>, Effects) throws(Failure) -> Void
     ) -> HandlerTable {
         adding(name, inPlace: Failure.self == Never.self) { store, state, action in
-            try handler(&state, action, Effects(store.dispatcher))
+            try handler(&state, action, Effects(store.attachedDispatcher))
         }
     }
 
@@ -122,7 +122,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
     ) -> HandlerTable {
         adding(name) { store, state, action in
             try method(Self.owner(store, as: Owner.self, handling: name.rawValue))(
-                &state, action, Effects(store.dispatcher))
+                &state, action, Effects(store.attachedDispatcher))
         }
     }
 

@@ -161,6 +161,7 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     }
 
     /// The dispatcher running this store's handler, read without the lock: set before any of them runs.
+    @usableFromInline
     final var attachedDispatcher: Dispatcher? {
         // NB: the dispatcher attaches the store before it publishes it, under its own lock, and never again.
         owningDispatcher
