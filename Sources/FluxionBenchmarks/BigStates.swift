@@ -71,6 +71,30 @@ enum BigStates {
         }
     }
 
+    /// W12n-SIZE (`wholeChange` false) and W12o-SIZE (true): W12's dispatches while one token observer
+    /// counts the items after each change. W12n's observer takes the new state alone
+    /// (`observeNewState`), so the append stays in place; W12o's takes the whole change
+    /// (`observe`, old state and new), so each change keeps the old items, and copies them.
+    static func observing(_ size: (label: String, count: Int, ops: Int), wholeChange: Bool) throws -> Workload {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(BigArrayStore.self, initialState: Array(0..<size.count))
+        let store = try dispatcher.store(BigArrayStore.self)
+        let token =
+            wholeChange
+            ? store.observe { change in sink &+= change.newState.count }
+            : store.observeNewState { items in sink &+= items.count }
+        return Workload("W12\(wholeChange ? "o" : "n")-\(size.label)", ops: size.ops) { ops in
+            for op in 0..<ops {
+                if op & 1 == 0 {
+                    try? dispatcher.dispatch(.appendItem, payload: op)
+                } else {
+                    try? dispatcher.dispatch(.removeLastItem)
+                }
+            }
+            return withExtendedLifetime((store, token)) { ops }
+        }
+    }
+
     /// W12t-SIZE (`byCount` false) and W12c-SIZE (true): W12's dispatches while a view shows the
     /// items, and reads them again after each change, as a SwiftUI view that renders after every
     /// change. W12t's view reads `store.items`, which Observation tracks by comparing the items:

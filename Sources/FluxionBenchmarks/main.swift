@@ -59,6 +59,8 @@ let makers: [(String, () throws -> Workload)] =
             ("W12-\(size.label)", { try BigStates.dispatching(label: size.label, count: size.count, ops: size.ops) }),
             ("W12t-\(size.label)", { try BigStates.tracking(size, byCount: false) }),
             ("W12c-\(size.label)", { try BigStates.tracking(size, byCount: true) }),
+            ("W12n-\(size.label)", { try BigStates.observing(size, wholeChange: false) }),
+            ("W12o-\(size.label)", { try BigStates.observing(size, wholeChange: true) }),
         ]
     } + [
         ("W13", { try Workloads.journal(writingToFile: false) }),
@@ -114,6 +116,9 @@ if let small = median("W12-1k") {
 }
 if let small = median("W12c-1k") {
     ratio("W12c-1M/W12c-1k", 1.5, median("W12c-1M").map { $0 / small })
+}
+if let small = median("W12n-1k") {
+    ratio("W12n-1M/W12n-1k", 3.0, median("W12n-1M").map { $0 / small })
 }
 // NB: absolute targets, in the workloads' own units.
 ratio("W5 ns/op", 150, median("W5"))

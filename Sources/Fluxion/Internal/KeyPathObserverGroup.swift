@@ -8,6 +8,8 @@ final class KeyPathObserverGroup<State: Sendable, Value: Equatable & Sendable>: 
 {  // `members` guarded by the store's lock
     private let keyPath: KeyPath<State, Value>
     @exclusivity(unchecked) private(set) var members: [KeyPathObserver<State, Value>] = []
+    /// The value before an in-place change, from `willChangeInPlace` to the delivery: the dispatch turn holder's.
+    @exclusivity(unchecked) private var watched: Value?
 
     init(_ keyPath: KeyPath<State, Value>) {
         self.keyPath = keyPath
@@ -24,16 +26,42 @@ final class KeyPathObserverGroup<State: Sendable, Value: Equatable & Sendable>: 
         return members.isEmpty
     }
 
+    override class var needsOldState: Bool { false }
+
     override func notify(_ change: StoreChange<State>, checking check: CancellationCheck) -> Bool {
-        let oldValue = change.oldState[keyPath: keyPath]
-        let newValue = change.newState[keyPath: keyPath]
-        guard oldValue != newValue else { return true }
+        tell(
+            from: change.oldState[keyPath: keyPath], to: change.newState[keyPath: keyPath], by: change.action,
+            serial: change.serial, checking: check)
+        return true
+    }
+
+    override func willChangeInPlace(from old: State, checking check: CancellationCheck) {
+        watched = old[keyPath: keyPath]
+    }
+
+    override func forgetWatchedState() {
+        watched = nil
+    }
+
+    override func notifyChangedInPlace(
+        to new: State, by action: AnyAction, serial: UInt64, checking check: CancellationCheck
+    ) -> Bool {
+        guard let oldValue = watched.take() else { return true }
+        tell(from: oldValue, to: new[keyPath: keyPath], by: action, serial: serial, checking: check)
+        return true
+    }
+
+    /// Calls the members that joined before the change, if the value changed.
+    private func tell(
+        from oldValue: Value, to newValue: Value, by action: AnyAction, serial: UInt64,
+        checking check: CancellationCheck
+    ) {
+        guard oldValue != newValue else { return }
         let members = check.lock.withLock { self.members }
-        let valueChange = ValueChange(oldValue: oldValue, newValue: newValue, action: change.action)
-        for member in members where member.joinedAt < change.serial {
+        let valueChange = ValueChange(oldValue: oldValue, newValue: newValue, action: action)
+        for member in members where member.joinedAt < serial {
             member.notify(valueChange, checking: check)
         }
-        return true
     }
 
     override func isGone(keepingOwnerIn owners: inout [AnyObject]) -> Bool { members.isEmpty }

@@ -17,6 +17,18 @@ class AnyObserver {
     /// Notes the store's commit count when the observer joined its list; called under the store's lock.
     func didJoin(atSerial serial: UInt64) {}
 
+    /// Whether the observer needs the whole state from before each change: while a store lists one,
+    /// its handlers change a copy of the state. Those that need only the new state, or values they
+    /// compare, keep those values before an in-place change instead (see `Observer`).
+    class var needsOldState: Bool { true }
+
+    /// Drops what an observer that needs no old state kept before an in-place change (see `Observer`).
+    func forgetWatchedState() {}
+
+    /// Marks an owner-bound observer cancelled; `false` if it was already, or if it cannot be.
+    /// Call under the store's lock, and then advance its generation.
+    func markCancelled() -> Bool { false }
+
     /// What the observer is, as a performance trace names it.
     class var traceLabel: String { "observer" }
 }
@@ -27,6 +39,22 @@ class Observer<State: Sendable>: AnyObserver {
     /// Calls the observer with `change`; returns `false` when the observer is gone.
     @usableFromInline
     func notify(_ change: StoreChange<State>, checking check: CancellationCheck) -> Bool { false }
+
+    // An observer that does not need the old state (`needsOldState` is `false`) lets its store change
+    // the state in place. The store's dispatch turn holder then calls, with no lock held,
+    // `willChangeInPlace` before the handler runs, so that the observer keeps what it compares, and
+    // `notifyChangedInPlace` at the delivery; or `forgetWatchedState` if the change is made on a copy
+    // after all. Only the turn holder touches what is kept.
+
+    /// Keeps what the observer compares, from the state about to change in place.
+    func willChangeInPlace(from old: State, checking check: CancellationCheck) {}
+
+    /// Calls the observer after an in-place change; returns `false` when the observer is gone.
+    ///
+    /// - Parameter serial: The store's commit count when the change was committed.
+    func notifyChangedInPlace(
+        to new: State, by action: AnyAction, serial: UInt64, checking check: CancellationCheck
+    ) -> Bool { false }
 }
 
 /// An observer that lives as long as its owner, or until its ``ObservationHandle`` cancels it.
@@ -68,9 +96,7 @@ final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observe
         }
     }
 
-    /// Marks the observer cancelled; `false` if it was already. Call under the store's lock, and then
-    /// advance its generation.
-    func markCancelled() -> Bool {
+    override func markCancelled() -> Bool {
         defer { isCancelled = true }
         return !isCancelled
     }

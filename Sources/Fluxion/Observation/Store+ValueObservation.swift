@@ -21,7 +21,6 @@ extension Store {
     /// with the current value (then ``ValueChange/oldValue`` equals ``ValueChange/newValue``).
     ///
     /// - Returns: A handle that stops the observer early; releasing it does not.
-    @inlinable
     @discardableResult
     public final func observe<Owner: AnyObject & Sendable, Value: Equatable & Sendable>(
         owner: Owner,
@@ -55,7 +54,6 @@ extension Store {
     /// ```
     ///
     /// - Returns: A handle that stops the observer early; releasing it does not.
-    @inlinable
     @discardableResult
     public final func observe<Owner: AnyObject & Sendable, Value: Sendable>(
         owner: Owner,
@@ -65,9 +63,9 @@ extension Store {
         sendingCurrentState: Bool = false,
         onChange handler: @escaping @Sendable (Owner, ValueChange<Value>) -> Void
     ) -> ObservationHandle {
-        observe(owner: owner, on: queue, sendingCurrentState: sendingCurrentState) { owner, change in
-            if let valueChange = Self.valueChange(change, select, isEqual) { handler(owner, valueChange) }
-        }
+        observe(
+            owner: owner, reading: SelectionReader(select: select, isEqual: isEqual), on: queue,
+            sendingCurrentState: sendingCurrentState, handler)
     }
 
     /// Calls `handler` when the value at `keyPath` changes, until the token is cancelled or released.
@@ -75,7 +73,6 @@ extension Store {
     /// ```swift
     /// let token = store.observe(\.count) { count in print(count.newValue) }
     /// ```
-    @inlinable
     public final func observe<Value: Equatable & Sendable>(
         _ keyPath: KeyPath<State, Value> & Sendable,
         on queue: DispatchQueue? = nil,
@@ -95,7 +92,6 @@ extension Store {
     }
 
     /// A key-path token observer that shares one comparison with the others of its key path.
-    @usableFromInline
     final func observeGrouped<Value: Equatable & Sendable>(
         _ keyPath: KeyPath<State, Value> & Sendable,
         sendingCurrentState: Bool,
@@ -114,7 +110,6 @@ extension Store {
 
     /// Calls `handler` when the value `select` picks from the state changes, by `isEqual`,
     /// until the token is cancelled or released.
-    @inlinable
     public final func observe<Value: Sendable>(
         selecting select: @escaping @Sendable (State) -> Value,
         isEqual: @escaping @Sendable (Value, Value) -> Bool,
@@ -122,22 +117,8 @@ extension Store {
         sendingCurrentState: Bool = false,
         onChange handler: @escaping @Sendable (ValueChange<Value>) -> Void
     ) -> ObservationToken {
-        observe(on: queue, sendingCurrentState: sendingCurrentState) { change in
-            if let valueChange = Self.valueChange(change, select, isEqual) { handler(valueChange) }
-        }
-    }
-
-    /// The change of the selected value, or `nil` when it is equal before and after
-    /// (except for the current-state call, which always counts).
-    @inlinable
-    static func valueChange<Value>(
-        _ change: StoreChange<State>,
-        _ select: (State) -> Value,
-        _ isEqual: (Value, Value) -> Bool
-    ) -> ValueChange<Value>? {
-        let oldValue = select(change.oldState)
-        let newValue = select(change.newState)
-        guard change.isCurrentState || !isEqual(oldValue, newValue) else { return nil }
-        return ValueChange(oldValue: oldValue, newValue: newValue, action: change.action)
+        observe(
+            reading: SelectionReader(select: select, isEqual: isEqual), on: queue,
+            sendingCurrentState: sendingCurrentState, handler)
     }
 }

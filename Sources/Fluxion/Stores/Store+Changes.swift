@@ -77,9 +77,12 @@ extension Store {
     @inlinable
     final func applyInPlace(_ mutate: (inout State) throws -> Void) -> HandlerOutcome? {
         lock.lock()
+        // NB: observers that need no old state keep what they compare first; see Store+InPlaceObservers.swift.
+        let watching = observers.isEmpty ? nil : watchObservers()
         let tellsState = isStateTracked
-        guard observers.isEmpty, !tellsState || isEqual == nil else {
+        guard watching?.isComplete ?? true, !tellsState || isEqual == nil else {
             lock.unlock()
+            watching?.forget()
             return nil
         }
         // NB: what the trackers read before now; a reader from now on waits, and reads the new state.
@@ -87,6 +90,7 @@ extension Store {
         let thread = ThreadID.current
         inPlaceMutator.set(thread)  // NB: readers on other threads wait from here until it is cleared
         commitSerial &+= 1
+        let serial = commitSerial
         lock.unlock()
         // NB: the turn holder alone writes `currentState`, and readers wait: no lock is needed to change it.
         let watches = tracked?.map { $0.watch(currentState) }
@@ -112,7 +116,9 @@ extension Store {
                 value.tell(self)
             }
         }
-        return .committed(delivers: false)
+        guard let watching else { return .committed(delivers: false) }
+        pendingInPlaceChange = watching.committed(serial: serial)
+        return .committed(delivers: true)
     }
 
     /// Commits `state`, leaving the old state in it; returns whether the change is one someone hears.
@@ -185,7 +191,10 @@ extension Store {
     @inlinable
     @inline(__always)
     final func deliverPendingChange(for action: AnyAction, tracing recorder: TraceRecorder?) {
-        guard let pending = pendingChange.take() else { return }
+        guard let pending = pendingChange.take() else {
+            if let change = pendingInPlaceChange.take() { deliver(change, for: action, tracing: recorder) }
+            return
+        }
         if !pending.observers.isEmpty {
             let change = StoreChange(
                 oldState: pending.oldState, newState: currentState, action: action, serial: pending.serial)

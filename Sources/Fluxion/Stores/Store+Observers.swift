@@ -12,19 +12,20 @@ extension Store {
         observer.slot = observers.count
         observer.didJoin(atSerial: commitSerial)
         observers.append(observer)
+        if type(of: observer).needsOldState { oldStateObserverCount += 1 }
         noteWhetherOldStateIsNeeded()
         return observers.count >= compactionThreshold ? compactObservers() : nil
     }
 
-    /// Sets ``needsOldState`` from the observers, which need the state from before a change; call
+    /// Sets ``needsOldState`` from the observers that need the state from before a change; call
     /// under `lock`. (Observation's trackers come and go without telling the store: changing in
     /// place checks them under the lock.)
     final func noteWhetherOldStateIsNeeded() {
-        needsOldState.set(!observers.isEmpty)
+        needsOldState.set(oldStateObserverCount > 0)
     }
 
     /// Stops an owner-bound observer for good, and empties its slot.
-    final func cancel<Owner>(_ observer: OwnedObserver<State, Owner>) {
+    final func cancel(_ observer: AnyObserver) {
         lock.lock()
         var released: Compaction?
         let slot = observer.slot
@@ -45,6 +46,10 @@ extension Store {
     /// - Returns: What compaction let go of, if it ran, for the caller to release after unlocking.
     final func vacate(_ slot: Int) -> Compaction? {
         // NB: the caller holds the observer: the list's reference, released here, is not its last.
+        if let observer = observers[slot], type(of: observer).needsOldState {
+            oldStateObserverCount -= 1
+            if oldStateObserverCount == 0 { noteWhetherOldStateIsNeeded() }
+        }
         guard slot == observers.count - 1 else {
             observers[slot] = nil
             vacantSlots += 1
@@ -55,7 +60,6 @@ extension Store {
             observers.removeLast()
             vacantSlots -= 1
         }
-        if observers.isEmpty { noteWhetherOldStateIsNeeded() }
         return nil
     }
 
@@ -68,9 +72,11 @@ extension Store {
         var kept = ContiguousArray<AnyObserver?>()
         kept.reserveCapacity(observers.count - vacantSlots)
         var owners: [AnyObject] = []
+        oldStateObserverCount = 0
         for case let observer? in observers where !observer.isGone(keepingOwnerIn: &owners) {
             observer.slot = kept.count
             kept.append(observer)
+            if type(of: observer).needsOldState { oldStateObserverCount += 1 }
         }
         vacantSlots = 0
         compactionThreshold = max(8, kept.count * 2)

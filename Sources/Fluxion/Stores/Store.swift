@@ -72,6 +72,8 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     @usableFromInline @exclusivity(unchecked) final var isStateRead = false
     /// The observers in the order they were added; `nil` marks a cancelled one's slot.
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<AnyObserver?> = []
+    /// How many of `observers` need the state from before a change; the others let it change in place.
+    @usableFromInline @exclusivity(unchecked) final var oldStateObserverCount = 0
     @exclusivity(unchecked) final var vacantSlots = 0
     @exclusivity(unchecked) final var compactionThreshold = 8
     /// The dispatcher that created the store; set once, when it attaches the store.
@@ -95,6 +97,8 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     @usableFromInline @exclusivity(unchecked) final var isStaging = false
     /// The committed change, until it is delivered.
     @usableFromInline @exclusivity(unchecked) final var pendingChange: PendingChange<State>?
+    /// The change made in place for observers that need no old state, until it is delivered.
+    @usableFromInline @exclusivity(unchecked) final var pendingInPlaceChange: InPlaceChange?
 
     /// Creates a store with its initial state.
     public init(initialState: State) {
