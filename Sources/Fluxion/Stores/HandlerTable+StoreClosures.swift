@@ -60,7 +60,8 @@ extension HandlerTable {
     ) -> HandlerTable {
         adding(name) { store, state, action in
             try handler(
-                Self.owner(store, as: Owner.self, handling: name.rawValue), &state, action, Effects(store.attachedDispatcher))
+                Self.owner(store, as: Owner.self, handling: name.rawValue), &state, action,
+                Effects(store.attachedDispatcher))
         }
     }
 }
