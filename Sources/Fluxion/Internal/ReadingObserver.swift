@@ -1,30 +1,27 @@
-/// An owner-bound observer that needs no old state: its ``ChangeReader`` picks the argument of each
-/// call, and its store may change the state in place.
-final class OwnedReadingObserver<State: Sendable, Owner: AnyObject & Sendable, Argument: Sendable>: Observer<State>,
-    @unchecked Sendable
-{
-    // NB: `isCancelled` is guarded by the store's lock; `owner` is written once, in `init`.
-    private weak var owner: Owner?
-    private let reader: ChangeReader<State, Argument>
-    private let body: @Sendable (Owner, Argument) -> Void
-    @exclusivity(unchecked) private var isCancelled = false
+/// An observer that needs no old state: its ``ChangeReader`` picks the argument of each call, and its
+/// store may change the state in place. Its subclasses say whom a call reaches: an owner, or a token's body.
+class ReadingObserver<State: Sendable, Argument: Sendable>: Observer<State>, @unchecked Sendable {
+    // NB: `isCancelled` is guarded by the store's lock; `reader`'s kept value only the turn holder touches.
+    let reader: ChangeReader<State, Argument>
+    @exclusivity(unchecked) var isCancelled = false
 
-    init(owner: Owner, reader: ChangeReader<State, Argument>, body: @escaping @Sendable (Owner, Argument) -> Void) {
-        self.owner = owner
+    init(reader: ChangeReader<State, Argument>) {
         self.reader = reader
-        self.body = body
     }
 
     override class var needsOldState: Bool { false }
 
+    /// Calls the observer with the argument `argument` makes, if any, unless the observer is gone
+    /// (then `argument` is not called); returns `false` when it is gone.
+    func call(with argument: () -> Argument?) -> Bool { false }
+
     override func notify(_ change: StoreChange<State>, checking check: CancellationCheck) -> Bool {
-        guard check.allowsCall({ isCancelled }), let owner else { return false }
-        if let argument = reader.argument(for: change) { body(owner, argument) }
-        return true
+        guard check.allowsCall({ isCancelled }) else { return false }
+        return call { reader.argument(for: change) }
     }
 
     override func willChangeInPlace(from old: State, checking check: CancellationCheck) {
-        // NB: the owner is checked at the delivery: loading it twice would cost a weak load more.
+        // NB: an owner is checked at the delivery: loading it twice would cost a weak load more.
         guard check.allowsCall({ isCancelled }) else { return }
         reader.watch(old)
     }
@@ -36,11 +33,31 @@ final class OwnedReadingObserver<State: Sendable, Owner: AnyObject & Sendable, A
     override func notifyChangedInPlace(
         to new: State, by action: AnyAction, serial: UInt64, checking check: CancellationCheck
     ) -> Bool {
-        guard check.allowsCall({ isCancelled }), let owner else {
+        guard check.allowsCall({ isCancelled }), call(with: { reader.argument(changedTo: new, by: action) }) else {
             reader.forget()
             return false
         }
-        if let argument = reader.argument(changedTo: new, by: action) { body(owner, argument) }
+        return true
+    }
+}
+
+/// An owner-bound observer that needs no old state.
+final class OwnedReadingObserver<State: Sendable, Owner: AnyObject & Sendable, Argument: Sendable>:
+    ReadingObserver<State, Argument>, @unchecked Sendable
+{
+    // NB: `owner` is written once, in `init`.
+    private weak var owner: Owner?
+    private let body: @Sendable (Owner, Argument) -> Void
+
+    init(owner: Owner, reader: ChangeReader<State, Argument>, body: @escaping @Sendable (Owner, Argument) -> Void) {
+        self.owner = owner
+        self.body = body
+        super.init(reader: reader)
+    }
+
+    override func call(with argument: () -> Argument?) -> Bool {
+        guard let owner else { return false }
+        if let argument = argument() { body(owner, argument) }
         return true
     }
 
@@ -66,26 +83,21 @@ final class OwnedReadingObserver<State: Sendable, Owner: AnyObject & Sendable, A
     }
 }
 
-/// A token observer that needs no old state: its ``ChangeReader`` picks the argument of each call,
-/// and its store may change the state in place.
-final class TokenReadingObserver<State: Sendable, Argument: Sendable>: Observer<State>, ReleaseChecking,
-    @unchecked Sendable
-{  // `isCancelled`, `createdAt`: the store's lock
+/// A token observer that needs no old state.
+final class TokenReadingObserver<State: Sendable, Argument: Sendable>: ReadingObserver<State, Argument>,
+    ReleaseChecking, @unchecked Sendable
+{  // `createdAt`: the store's lock
     // NB: a strong reference, as for `TokenObserver`: the token cancels at the latest when released.
     private let store: Store<State>
-    private let reader: ChangeReader<State, Argument>
     private let body: @Sendable (Argument) -> Void
-    @exclusivity(unchecked) private var isCancelled = false
     /// The store's commit serial when the observer joined its list.
     @exclusivity(unchecked) private var createdAt: UInt64 = 0
 
     init(store: Store<State>, reader: ChangeReader<State, Argument>, body: @escaping @Sendable (Argument) -> Void) {
         self.store = store
-        self.reader = reader
         self.body = body
+        super.init(reader: reader)
     }
-
-    override class var needsOldState: Bool { false }
 
     override func didJoin(atSerial serial: UInt64) {
         createdAt = serial
@@ -95,29 +107,8 @@ final class TokenReadingObserver<State: Sendable, Argument: Sendable>: Observer<
         store.lock.withLock { store.commitSerial == createdAt } ? typeName(type(of: store)) : nil
     }
 
-    override func notify(_ change: StoreChange<State>, checking check: CancellationCheck) -> Bool {
-        guard check.allowsCall({ isCancelled }) else { return false }
-        if let argument = reader.argument(for: change) { body(argument) }
-        return true
-    }
-
-    override func willChangeInPlace(from old: State, checking check: CancellationCheck) {
-        guard check.allowsCall({ isCancelled }) else { return }
-        reader.watch(old)
-    }
-
-    override func forgetWatchedState() {
-        reader.forget()
-    }
-
-    override func notifyChangedInPlace(
-        to new: State, by action: AnyAction, serial: UInt64, checking check: CancellationCheck
-    ) -> Bool {
-        guard check.allowsCall({ isCancelled }) else {
-            reader.forget()
-            return false
-        }
-        if let argument = reader.argument(changedTo: new, by: action) { body(argument) }
+    override func call(with argument: () -> Argument?) -> Bool {
+        if let argument = argument() { body(argument) }
         return true
     }
 
