@@ -142,9 +142,10 @@ extension Dispatcher {
         } catch {
             transaction.fail(error)
         }
-        if let failure = transaction.end() { throw failure }
+        let delivery = try transaction.end()
         enqueueTransactionActions()
-        if transaction.hasDeliveries { transaction.deliver(erased()) }
+        guard !delivery.isEmpty else { return }
+        transaction.deliver(delivery, as: erased())
     }
 
     /// Moves the actions the ended transaction dispatched to the turn's queue.

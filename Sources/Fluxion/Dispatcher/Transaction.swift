@@ -210,16 +210,18 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
 
     /// Ends the transaction: commits every staged change or, after a failure, rolls every one back.
     ///
-    /// - Returns: The failure that rolled it back, if any; the actions it
-    ///   dispatched are then dropped. After a commit, ``moveQueued(_:)`` has
-    ///   them, and ``deliver(_:)`` tells the observers.
-    func end() -> (any Error)? {
+    /// - Returns: The changes to tell the observers: after a commit, ``moveQueued(_:)``
+    ///   has the actions the transaction dispatched, then ``deliver(_:as:tracing:)`` tells them.
+    /// - Throws: The failure that rolled it back; the actions it dispatched are then dropped.
+    func end() throws -> PendingDelivery {
         state.isOpen = false
         state.batch.isOpen = false
+        // NB: the lent list leaves the transaction here, on every path: into the delivery, or dropped.
+        defer { state.unretainedList = nil }
         guard let failure = state.failure.take() else {
             state.batch.commitStaged()
-            commitList()
-            return nil
+            return PendingDelivery(
+                unretainedList: commitList() ? state.unretainedList : nil, hasStaged: state.batch.hasStaged)
         }
         state.batch.rollBackStaged()
         if state.stages, let list = state.list {
@@ -228,19 +230,14 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
                 if let store = route.store { route.operations.rollback(store) }
             }
         }
-        state.unretainedList = nil
         dropQueued()
-        return failure
+        throw failure
     }
-
-    /// Whether a committed change may wait for ``deliver(_:)``.
-    var hasDeliveries: Bool { state.unretainedList != nil || state.batch.hasStaged }
 
     /// Tells the observers of each store the transaction changed, in registration order; with a
     /// `recorder`, records each observer's span.
-    func deliver(_ action: AnyAction, tracing recorder: TraceRecorder? = nil) {
-        if let list = state.unretainedList {
-            state.unretainedList = nil
+    func deliver(_ delivery: consuming PendingDelivery, as action: AnyAction, tracing recorder: TraceRecorder? = nil) {
+        if let list = delivery.unretainedList {
             // NB: the dispatch still holds the list: its routes and stores are lent without reference counts.
             list._withUnsafeGuaranteedRef { list in
                 for index in state.progress.indices where state.progress[index] == .heard {
@@ -256,7 +253,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
                 }
             }
         }
-        guard state.batch.hasStaged else { return }
+        guard delivery.hasStaged else { return }
         for entry in state.batch.takeCommitted() {
             if let recorder {
                 entry.operations.deliverTraced(entry.store, action, recorder)
@@ -266,9 +263,9 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         }
     }
 
-    /// Commits the staged changes of the action's stores; keeps the list only if someone hears one.
-    private func commitList() {
-        guard state.unretainedList != nil else { return }
+    /// Commits the staged changes of the action's stores; returns whether someone hears one.
+    private func commitList() -> Bool {
+        guard state.unretainedList != nil else { return false }
         var isHeard = false
         // NB: `progress` has one entry per route of the list; only a staging action's routes commit here.
         for index in state.progress.indices {
@@ -277,7 +274,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
             }
             isHeard = isHeard || state.progress[index] == .heard
         }
-        if !isHeard { state.unretainedList = nil }
+        return isHeard
     }
 
     /// Commits the staged change of the store of the list's route at `index`; whether someone hears it.

@@ -136,11 +136,16 @@ extension Dispatcher {
         do { try refuseIfInCancelledTask(name) } catch { transaction.fail(error) }
         let actions = transaction.takeBatchActions()
         let commit = tracer?.begin(.commit, .named("commit"))
-        let failure = transaction.end()
-        if let commit { tracer?.end(commit, action: name, outcome: failure == nil ? "committed" : "rolled back") }
-        if let failure { throw failure }
+        let delivery: PendingDelivery
+        do {
+            delivery = try transaction.end()
+        } catch {
+            if let commit { tracer?.end(commit, action: name, outcome: "rolled back") }
+            throw error
+        }
+        if let commit { tracer?.end(commit, action: name, outcome: "committed") }
         enqueueTransactionActions()
-        if transaction.hasDeliveries { deliverBatch(AnyAction(name: name, payload: actions), tracing: tracer) }
+        if !delivery.isEmpty { deliverBatch(delivery, as: AnyAction(name: name, payload: actions), tracing: tracer) }
         return try outcome.get()
     }
 
@@ -148,19 +153,21 @@ extension Dispatcher {
     package var isRunningBatch: Bool { holdsTurn() && transaction.isBatch }
 
     /// Tells the observers of a committed batch, then the middleware that observes changes.
-    private func deliverBatch(_ action: AnyAction, tracing tracer: TraceRecorder?) {
+    private func deliverBatch(
+        _ delivery: consuming PendingDelivery, as action: AnyAction, tracing tracer: TraceRecorder?
+    ) {
         let span = tracer?.begin(.observers, .named("observers"))
         defer { if let span { tracer?.end(span, action: action.name) } }
         let (middleware, recorder) = state.withLock {
             ($0.middleware.entries.filter(\.observesChanges), $0.middleware.recorder?.recorder)
         }
         guard !middleware.isEmpty else {
-            transaction.deliver(action, tracing: tracer)
+            transaction.deliver(delivery, as: action, tracing: tracer)
             recorder?.batchCommitted(action, in: self)
             return
         }
         relay.startCollecting()
-        transaction.deliver(action, tracing: tracer)
+        transaction.deliver(delivery, as: action, tracing: tracer)
         let changes = relay.stopCollecting()
         for entry in middleware { entry.middleware.batchCommitted(action, changes: changes) }
         recorder?.batchCommitted(action, in: self)

@@ -150,13 +150,18 @@ extension Dispatcher {
     private func commit(recordingIn recorder: TraceRecorder, erased: () -> AnyAction) throws {
         let action = transaction.actionName
         let commit = recorder.begin(.commit, .named("commit"))
-        let failure = transaction.end()
-        recorder.end(commit, action: action, outcome: failure == nil ? "committed" : "rolled back")
-        if let failure { throw failure }
+        let delivery: PendingDelivery
+        do {
+            delivery = try transaction.end()
+        } catch {
+            recorder.end(commit, action: action, outcome: "rolled back")
+            throw error
+        }
+        recorder.end(commit, action: action, outcome: "committed")
         enqueueTransactionActions()
-        guard transaction.hasDeliveries else { return }
+        guard !delivery.isEmpty else { return }
         let observers = recorder.begin(.observers, .named("observers"))
-        transaction.deliver(erased(), tracing: recorder)
+        transaction.deliver(delivery, as: erased(), tracing: recorder)
         recorder.end(observers, action: action)
     }
 }
