@@ -1,4 +1,5 @@
 import Fluxion
+import Foundation
 import Testing
 
 extension ActionName where Payload == Void {
@@ -6,6 +7,7 @@ extension ActionName where Payload == Void {
     fileprivate static var waitCycle: Self { "waitForCycle" }
     fileprivate static var waitGhost: Self { "waitForGhost" }
     fileprivate static var waitBystander: Self { "waitForBystander" }
+    fileprivate static var waitFromAnotherThread: Self { "waitForFromAnotherThread" }
 }
 
 struct CycleValue: Sendable, Equatable {
@@ -112,6 +114,33 @@ final class WaitSeekerStore: Store<Int>, DefaultInitializable, @unchecked Sendab
     func seekBystander(_ state: inout Int, _ action: Action<Void>) throws {
         let source = try waitFor(SourceStore.self)
         state = source.state.value + 1
+    }
+}
+
+/// On `.waitFromAnotherThread`, asks another thread to wait for ``SourceStore`` while its own handler
+/// runs, and waits for that thread: only the thread holding the dispatch turn may `waitFor`.
+final class WaitAcrossThreadsStore: Store<Int>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    let outcomes = Recorder<String>()
+
+    init() { super.init(initialState: 0) }
+
+    override class var handlers: HandlerTable<Int> {
+        HandlerTable().on(.waitFromAnotherThread, WaitAcrossThreadsStore.askAnotherThread)
+    }
+
+    func askAnotherThread(_ state: inout Int, _ action: Action<Void>) throws {
+        let done = Gate()
+        Thread { [self] in
+            do {
+                _ = try waitFor(SourceStore.self)
+                outcomes.append("waited")
+            } catch {
+                outcomes.append("\(error)")
+            }
+            done.open()
+        }.start()
+        done.wait()
+        state += 1
     }
 }
 
@@ -317,5 +346,18 @@ final class WaitSeekerStore: Store<Int>, DefaultInitializable, @unchecked Sendab
 
         #expect(!dispatcher.isDispatching)
         #expect(try dispatcher.store(LateWaiterStore.self).state.seen == 5)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func waitForFromAnotherThreadWhileAHandlerRunsThrowsOutsideDispatch() throws {
+        // NB: the turn is held, and a handler runs, but not on the asking thread: it must not touch the transaction.
+        let dispatcher = Dispatcher()
+        try register(dispatcher, [SourceStore.self], log: Recorder<String>())
+        try dispatcher.register(WaitAcrossThreadsStore.self)
+        let store = try dispatcher.store(WaitAcrossThreadsStore.self)
+
+        try dispatcher.dispatch(.waitFromAnotherThread)
+
+        #expect(store.outcomes.values == ["\(FluxionError.waitForOutsideDispatch("SourceStore"))"])
+        #expect(store.state == 1)
     }
 }
