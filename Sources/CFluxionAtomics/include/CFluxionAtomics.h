@@ -27,13 +27,13 @@ static inline void fluxion_counter_store(fluxion_counter *counter, uint64_t valu
     atomic_store_explicit(&counter->value, value, memory_order_release);
 }
 
-/// Adds one to the counter.
 /// Replaces `expected` with `desired` if the value is still `expected`; whether it was.
 static inline int fluxion_counter_replace(fluxion_counter *counter, uint64_t expected, uint64_t desired) {
     return atomic_compare_exchange_strong_explicit(
         &counter->value, &expected, desired, memory_order_acq_rel, memory_order_acquire);
 }
 
+/// Adds one to the counter.
 static inline void fluxion_counter_advance(fluxion_counter *counter) {
     atomic_fetch_add_explicit(&counter->value, 1, memory_order_release);
 }

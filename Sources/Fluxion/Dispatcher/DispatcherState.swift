@@ -33,7 +33,7 @@ struct DispatcherState {
 
     /// Whether the code running now belongs to a task of this dispatcher that was cancelled.
     func isInCancelledTask(of dispatcher: ObjectIdentifier) -> Bool {
-        guard tasks.cancelledCount > 0, let task = TrackedTask.current, task.dispatcher == dispatcher else {
+        guard tasks.cancelledCount > 0, let task = TrackedTask.currentIfAny, task.dispatcher == dispatcher else {
             return false
         }
         return tasks.isCancelled(task.token)

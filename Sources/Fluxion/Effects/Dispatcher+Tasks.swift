@@ -135,6 +135,7 @@ extension Dispatcher {
     ) async throws -> Value {
         var outcome = EffectOutcome.finished
         defer { endTask(tracked, outcome) }
+        TrackedTask.wasEverBound.set(true)
         do {
             return try await TrackedTask.$current.withValue(tracked) { try await work(self) }
         } catch {
@@ -168,7 +169,7 @@ extension Dispatcher {
 
     /// The tracked task of this dispatcher the running code belongs to, if any.
     var currentTask: TrackedTask? {
-        TrackedTask.current.flatMap { $0.dispatcher == ObjectIdentifier(self) ? $0 : nil }
+        TrackedTask.currentIfAny.flatMap { $0.dispatcher == ObjectIdentifier(self) ? $0 : nil }
     }
 
     /// Whether `task` was cancelled through the dispatcher (and still runs).

@@ -11,7 +11,7 @@ enum StepCause: Sendable {
 
     /// The cause of a dispatch made now by code that is not running a step: an effect's, or outside.
     static var ofCurrentTask: StepCause {
-        return TrackedTask.current?.effect.map(StepCause.effect) ?? .outside
+        return TrackedTask.currentIfAny?.effect.map(StepCause.effect) ?? .outside
     }
 }
 

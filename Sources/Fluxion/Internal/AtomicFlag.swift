@@ -1,6 +1,6 @@
 import CFluxionAtomics
 
-/// A Boolean that a thread sets, under a lock, and that others read without the lock, as a hint.
+/// A Boolean that threads set and others read, without a lock.
 @usableFromInline
 final class AtomicFlag: @unchecked Sendable {  // the value is a C11 atomic
     private let storage = UnsafeMutablePointer<fluxion_counter>.allocate(capacity: 1)

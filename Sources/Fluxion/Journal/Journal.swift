@@ -62,7 +62,8 @@ public final class Journal: Sendable {
 
         /// Appends the entry of a step, numbered on from the last.
         mutating func append(
-            _ action: AnyAction, step: (serial: UInt64, cause: StepCause), time: Date, changes: JournalEntries.Changes
+            _ action: consuming AnyAction, step: (serial: UInt64, cause: StepCause), time: Date,
+            changes: consuming JournalEntries.Changes
         ) {
             entries.append(
                 JournalEntries.Entry(

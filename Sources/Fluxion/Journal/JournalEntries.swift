@@ -47,8 +47,8 @@ struct JournalEntries {
             for change in changes { append(change) }
         }
 
-        mutating func append(_ change: Change) {
-            if first == nil { first = change } else { others.append(change) }
+        mutating func append(_ change: consuming Change) {
+            if first == nil { first = consume change } else { others.append(change) }
         }
 
         var isEmpty: Bool { first == nil }

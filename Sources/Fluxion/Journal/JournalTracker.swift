@@ -26,13 +26,24 @@ final class JournalStore: @unchecked Sendable {  // `count` and `state`: only th
         state = store.committedValue
     }
 
-    /// Notes the store's state if it committed since it was last noted; returns the state noted before, if so.
-    func noteChange() -> (any Sendable)? {
-        let current = store.commitCount
-        guard current != count else { return nil }
-        count = current
-        defer { state = store.committedValue }
-        return state
+    /// Whether the store committed since its state was last noted.
+    var hasChanged: Bool {
+        store.commitCount != count
+    }
+
+    /// Notes the store's state as it is now.
+    func noteAnew() {
+        count = store.commitCount
+        state = store.committedValue
+    }
+
+    /// Notes the store's state as it is now, and returns its change from the state noted before.
+    func noteChange() -> JournalEntries.Change {
+        count = store.commitCount
+        // NB: the state noted before moves into the change, uncopied.
+        var old = store.committedValue
+        swap(&old, &state)
+        return JournalEntries.Change(self, oldState: old, newState: state)
     }
 }
 
@@ -60,7 +71,7 @@ final class JournalTracker: @unchecked Sendable {  // touched only by the thread
             if order < noted.count, let seen = noted[order],
                 seen._withUnsafeGuaranteedRef({ $0.address == store.toOpaque() })
             {
-                _ = seen._withUnsafeGuaranteedRef { $0.noteChange() }
+                seen._withUnsafeGuaranteedRef { if $0.hasChanged { $0.noteAnew() } }
             } else if let store = route.store {
                 note(store, order: order)
             }
@@ -72,7 +83,7 @@ final class JournalTracker: @unchecked Sendable {  // touched only by the thread
         if order < noted.count, let seen = noted[order],
             seen._withUnsafeGuaranteedRef({ $0.address == Unmanaged.passUnretained(store as AnyObject).toOpaque() })
         {
-            _ = seen._withUnsafeGuaranteedRef { $0.noteChange() }
+            seen._withUnsafeGuaranteedRef { if $0.hasChanged { $0.noteAnew() } }
             return
         }
         guard let replacing = store as? any StateReplacing else { return }
@@ -102,8 +113,7 @@ final class JournalTracker: @unchecked Sendable {  // touched only by the thread
     private func collect(order: Int, into changes: inout JournalEntries.Changes) {
         guard order < noted.count, let seen = noted[order] else { return }
         seen._withUnsafeGuaranteedRef { seen in
-            guard let old = seen.noteChange() else { return }
-            changes.append(JournalEntries.Change(seen, oldState: old, newState: seen.state))
+            if seen.hasChanged { changes.append(seen.noteChange()) }
         }
     }
 }
