@@ -27,7 +27,7 @@ final class RouteList: Sendable {
         self.routes = routes.map { route in
             let store = instances[route.registration.id]
             guard route.store !== store else { return route }
-            return Route(registration: route.registration, handler: route.handler, store: store)
+            return Route(registration: route.registration, handler: route.declared, store: store)
         }
         isReady = self.routes.allSatisfy { $0.store != nil }
         typedRoute = self.routes.first { $0.handler.payloadType != nil }
@@ -41,6 +41,9 @@ final class Route: Sendable {
     /// `registration.id` and `registration.operations`, read without loading the registration.
     let storeID: ObjectIdentifier
     let operations: StoreOperations
+    /// The handler as the store type declares it.
+    let declared: Handler
+    /// The handler that runs on ``store``: `declared`, bound to the store when it is a method.
     let handler: Handler
     /// The store, once created.
     let store: (any StoreRuntime)?
@@ -52,7 +55,9 @@ final class Route: Sendable {
         self.registration = registration
         storeID = registration.id
         operations = registration.operations
-        self.handler = handler
+        declared = handler
+        // NB: a bound method keeps its store, as this route does: no cycle, as the store keeps neither.
+        self.handler = store.map { handler.bound(to: $0) } ?? handler
         self.store = store
         unretainedStore = store.map { Unmanaged.passUnretained($0) }
     }

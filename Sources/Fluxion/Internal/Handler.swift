@@ -18,13 +18,17 @@ final class Handler: Sendable {
     let accepts: @Sendable (any Sendable) -> Bool
     /// Runs the handler for an action whose payload type is known only at run time.
     let untyped: @Sendable (AnyObject, AnyAction) -> HandlerOutcome
+    /// Makes the same handler for one store, `nil` when it is not the store's: a method handler binds its
+    /// method to the store once, where Swift would allocate the bound method at every call.
+    let binding: (@Sendable (AnyObject) -> Handler?)?
 
     @usableFromInline
     init(
         payload: Any.Type?,
         typed: (AnyObject & Sendable)?,
         accepts: @escaping @Sendable (any Sendable) -> Bool,
-        untyped: @escaping @Sendable (AnyObject, AnyAction) -> HandlerOutcome
+        untyped: @escaping @Sendable (AnyObject, AnyAction) -> HandlerOutcome,
+        binding: (@Sendable (AnyObject) -> Handler?)? = nil
     ) {
         self.payload = payload
         self.payloadType = payload.map(ObjectIdentifier.init)
@@ -32,6 +36,12 @@ final class Handler: Sendable {
         unretainedTyped = typed.map { Unmanaged.passUnretained($0) }
         self.accepts = accepts
         self.untyped = untyped
+        self.binding = binding
+    }
+
+    /// The handler to run on `store`: bound to it, for a method handler of its type; this one otherwise.
+    func bound(to store: AnyObject) -> Handler {
+        binding?(store) ?? self
     }
 
     /// Runs the handler on `store` for an action whose payload type is known only at run time:

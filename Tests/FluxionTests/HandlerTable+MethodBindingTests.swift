@@ -1,0 +1,73 @@
+import Fluxion
+import Foundation
+import Testing
+
+extension ActionName where Payload == Int {
+    fileprivate static var add: Self { "methodBindingAdd" }
+    fileprivate static var addLater: Self { "methodBindingAddLater" }
+}
+
+/// Counts how many times a store's method handlers were bound to it.
+private final class Bindings: @unchecked Sendable {  // `count` is touched only with `lock` held
+    private let lock = NSLock()
+    private var value = 0
+
+    var count: Int { lock.withLock { value } }
+
+    func add() { lock.withLock { value += 1 } }
+}
+
+/// A store whose method handlers are passed as curried closures that count their bindings.
+private final class LedgerStore: Store<[Int]>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    let bindings = Bindings()
+
+    init() { super.init(initialState: []) }
+
+    override class var handlers: Handlers {
+        HandlerTable()
+            .on(.add) { (store: LedgerStore) in
+                store.bindings.add()
+                return store.add
+            }
+            .on(.addLater) { (store: LedgerStore) in
+                store.bindings.add()
+                return store.addLater
+            }
+    }
+
+    func add(_ entries: inout [Int], _ action: Action<Int>) throws {
+        entries.append(action.payload)
+    }
+
+    func addLater(_ entries: inout [Int], _ action: Action<Int>, _ effects: Effects) throws {
+        entries.append(-action.payload)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct HandlerTableMethodBindingTests {
+    @Test func aMethodHandlerIsBoundToItsStoreOnceNotAtEveryDispatch() throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(LedgerStore.self)
+        let store = try dispatcher.store(LedgerStore.self)
+
+        for value in 1...5 { try dispatcher.dispatch(.add, payload: value) }
+        for value in 1...5 { try dispatcher.dispatch(.addLater, payload: value) }
+
+        #expect(store.state == [1, 2, 3, 4, 5, -1, -2, -3, -4, -5])
+        // NB: each of the two methods is bound once for the store, not once per dispatch.
+        #expect(store.bindings.count == 2)
+    }
+
+    @Test func aStoreWhoseMethodsWereBoundIsReleasedWithItsDispatcher() throws {
+        var dispatcher: Dispatcher? = Dispatcher()
+        try dispatcher?.register(LedgerStore.self)
+        var store = Weak<LedgerStore>()
+        store.object = try dispatcher?.store(LedgerStore.self)
+        try dispatcher?.dispatch(.add, payload: 1)
+        try dispatcher?.dispatch(.addLater, payload: 1)
+
+        dispatcher = nil
+
+        #expect(store.object == nil)
+    }
+}
