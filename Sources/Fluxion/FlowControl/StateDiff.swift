@@ -34,11 +34,28 @@ package enum StateDiff {
     private static func compare(_ old: Any, _ new: Any, at path: String, keys: Set<String>, into lines: inout [String])
     {
         // NB: `Mirror` is slow: an equal `Equatable` value has no diff, and a plain value's diff is its two descriptions.
-        if let isEqual = areEqual(old, new) {
+        let shape = TypeShape.of(type(of: old))
+        if let isEqual = shape.isEqual(old, new) {
             if isEqual { return }
-            if isPlain(old) {
+            if shape.isPlain {
                 return lines.append("\(name(path)): \(String(reflecting: old)) → \(String(reflecting: new))")
             }
+        }
+        // NB: a plain struct's fields are read straight from it, as `Mirror` would list them.
+        if let fields = shape.fields, !fields.isEmpty, type(of: new) == type(of: old),
+            let oldValues = shape.values(of: old), let newValues = shape.values(of: new)
+        {
+            for (index, field) in fields.enumerated() {
+                let childPath = childPath(path, field.label, index)
+                guard !keys.isEmpty, hides(field.label, keys) else {
+                    compare(oldValues[index], newValues[index], at: childPath, keys: keys, into: &lines)
+                    continue
+                }
+                var changed: [String] = []
+                compare(oldValues[index], newValues[index], at: childPath, keys: [], into: &changed)
+                if !changed.isEmpty { lines.append("\(childPath): \(redactedText)") }
+            }
+            return
         }
         let oldMirror = Mirror(reflecting: old)
         let newMirror = Mirror(reflecting: new)
@@ -92,20 +109,6 @@ package enum StateDiff {
             let added = describe(newChildren[index].value, keys: keys, isEntry: isDictionary)
             lines.append("\(path)[\(index)]: + \(added)")
         }
-    }
-
-    /// Whether two values are equal, when the first is `Equatable`; `nil` when it is not.
-    private static func areEqual(_ old: Any, _ new: Any) -> Bool? {
-        guard let old = old as? any Equatable else { return nil }
-        return old.isEqual(to: new)
-    }
-
-    /// Whether a value has no fields to compare, and prints as its diff would: a number, a string, a Boolean.
-    private static func isPlain(_ value: Any) -> Bool {
-        // NB: by its type: a cast of the value would look into an optional.
-        let type = type(of: value)
-        return type is any BinaryInteger.Type || type == String.self || type == Bool.self
-            || type is any BinaryFloatingPoint.Type
     }
 
     /// Whether a field labelled `label` is under a redacted key: its name, or a property wrapper's storage of it.
@@ -208,12 +211,5 @@ private struct RedactingPrinter {
     /// A value's children, a class's inherited stored properties first.
     private static func children(of mirror: Mirror) -> [Mirror.Child] {
         (mirror.superclassMirror.map(children(of:)) ?? []) + Array(mirror.children)
-    }
-}
-
-extension Equatable {
-    /// Whether `other` is a value of this type equal to this one.
-    fileprivate func isEqual(to other: Any) -> Bool {
-        (other as? Self).map { $0 == self } ?? false
     }
 }
