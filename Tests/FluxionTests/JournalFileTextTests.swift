@@ -55,6 +55,40 @@ enum Garage {
         }
     }
 
+    /// A value is encoded once: its text is kept and written as it is, and read into its parts only to
+    /// redact it or to compare it with a value read from a file.
+    @Test func anEncodedValueKeepsItsTextAndReadsAsItsParts() throws {
+        struct Book: Codable, Equatable {
+            var title = "Dune"
+            var pages = 412
+            var secret = "s3"
+        }
+        let encoded = try #require(JSONValue(encoding: Book()))
+        let text = try JSONValue.encoder.encode(Book())
+        #expect(encoded == .text([UInt8](text)))
+        var written: [UInt8] = []
+        encoded.write(to: &written)
+        #expect(written == [UInt8](text))
+
+        let parts = JSONValue.object(["title": .string("Dune"), "pages": .integer(412), "secret": .string("s3")])
+        #expect(encoded == parts && parts == encoded && encoded.parsed == parts)
+        #expect(encoded != .object(["title": .string("Dune")]))
+        #expect(try encoded.decode(as: Book.self) as? Book == Book())
+        #expect(try JSONDecoder().decode(JSONValue.self, from: JSONValue.encoder.encode(encoded)) == parts)
+        #expect(encoded.redacting(["secret"]) == parts.redacting(["secret"]))
+        #expect(encoded.redacting(["secret"]) != encoded)
+        #expect(JSONValue(encoding: 7) == .integer(7) && JSONValue(encoding: "a") == .string("a"))
+        #expect(
+            JSONValue(encoding: true) == .bool(true)
+                && JSONValue(encoding: Int?.none as Any) == .text(Array("null".utf8)))
+    }
+
+    @Test(arguments: [0, 1, 59.999, 951_782_400, 1_795_000_000.5, 4_102_444_799, -86_400])
+    func aTimeIsWrittenAsISO8601WritesIt(seconds: Double) {
+        let time = Date(timeIntervalSince1970: seconds)
+        #expect(JournalLine.iso8601(time) == Date.ISO8601FormatStyle().format(time))
+    }
+
     @Test func aLineWrittenByHandDecodesAsTheCodableLine() throws {
         let url = temporaryJournalURL()
         defer { try? FileManager.default.removeItem(at: url) }

@@ -1,16 +1,23 @@
 import Foundation
 
 // JSON text, read and written by hand: a journal encodes each recorded value once, with `JSONEncoder`,
-// then reads that text into a `JSONValue` and writes it into its line without `Codable`, which would
-// cost many times more per step (decoding the text back, then encoding the whole line again).
+// keeps that text and writes it into its line as it is, without `Codable`, which would cost many times
+// more per step (decoding the text back, then encoding the whole line again). It reads the text into a
+// `JSONValue`'s parts only to redact it, or to compare it with a value read from a file.
 extension JSONValue {
-    /// The JSON form of `value` when it is `Encodable`, encoded once; `nil` otherwise, or when encoding it fails.
+    /// The JSON form of `value` when it is `Encodable`, encoded once and kept as its text; `nil` otherwise,
+    /// or when encoding it fails. An `Int`, a `String` or a `Bool` is its JSON value at once.
     init?(encoding value: Any) {
-        guard let value = value as? any Encodable, let data = try? JSONValue.sharedEncoder.encode(value) else {
-            return nil
+        switch value {
+        case let value as Int: self = .integer(Int64(value))
+        case let value as String: self = .string(value)
+        case let value as Bool: self = .bool(value)
+        default:
+            guard let value = value as? any Encodable, let data = try? JSONValue.sharedEncoder.encode(value) else {
+                return nil
+            }
+            self = .text([UInt8](data))
         }
-        guard let json = try? data.withUnsafeBytes({ try JSONValue(parsing: $0) }) else { return nil }
-        self = json
     }
 
     /// Reads one JSON value, the whole of `text`.
@@ -31,6 +38,7 @@ extension JSONValue {
         case .integer(let value): text += String(value).utf8
         case .number(let value): text += value.description.utf8
         case .string(let value): Self.write(value, to: &text)
+        case .text(let json): text += json
         case .array(let values):
             text.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {

@@ -2,6 +2,10 @@ import Foundation
 
 /// A JSON value: how a journal holds recorded payloads and states, so it can redact, compare and
 /// decode them again with the type the handler table names.
+///
+/// A value a journal encodes is kept as the text `JSONEncoder` wrote (``text(_:)``), which a line writes
+/// as it is: a value is encoded once, and read into its parts only when they are needed (to redact it,
+/// or to compare it with a value read from a file).
 enum JSONValue: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
@@ -10,6 +14,8 @@ enum JSONValue: Codable, Equatable, Sendable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
+    /// One JSON value's text, as `JSONEncoder` wrote it (sorted keys); never read from a file.
+    case text([UInt8])
 
     /// Decodes this JSON as a value of `type`.
     ///
@@ -19,13 +25,38 @@ enum JSONValue: Codable, Equatable, Sendable {
             throw DecodingError.typeMismatch(
                 type, .init(codingPath: [], debugDescription: "\(type) is not Decodable"))
         }
+        if case .text(let text) = self { return try JSONDecoder().decode(type, from: Data(text)) }
         return try JSONDecoder().decode(type, from: JSONValue.encoder.encode(self))
+    }
+
+    /// This value read into its parts: a ``text(_:)`` parsed (`null` if it is not JSON), any other as it is.
+    var parsed: JSONValue {
+        guard case .text(let text) = self else { return self }
+        return (try? text.withUnsafeBytes { try JSONValue(parsing: $0) }) ?? .null
+    }
+
+    /// Whether two values are the same JSON, however each is held.
+    static func == (first: JSONValue, second: JSONValue) -> Bool {
+        switch (first, second) {
+        case (.null, .null): true
+        case (.bool(let first), .bool(let second)): first == second
+        case (.integer(let first), .integer(let second)): first == second
+        case (.number(let first), .number(let second)): first == second
+        case (.string(let first), .string(let second)): first == second
+        case (.array(let first), .array(let second)): first == second
+        case (.object(let first), .object(let second)): first == second
+        case (.text(let first), .text(let second)) where first == second: true
+        case (.text, _), (_, .text): first.parsed == second.parsed
+        default: false
+        }
     }
 
     /// This value with the value of every object key in `keys`, at any depth, replaced by `"‹redacted›"`.
     func redacting(_ keys: Set<String>) -> JSONValue {
         guard !keys.isEmpty else { return self }
         switch self {
+        case .text:
+            return parsed.redacting(keys)
         case .array(let values):
             return .array(values.map { $0.redacting(keys) })
         case .object(let members):
@@ -68,6 +99,7 @@ enum JSONValue: Codable, Equatable, Sendable {
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
+        case .text: try container.encode(parsed)
         }
     }
 

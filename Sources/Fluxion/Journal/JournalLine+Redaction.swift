@@ -72,15 +72,19 @@ extension JournalLine.Action {
     /// `keys` hidden; `unredactable` gets its payload if that cannot be redacted.
     init(_ action: AnyAction, redacting keys: Set<String>, unredactable: inout [JournalLine.Unredactable]) {
         name = action.name
-        description = "\(action)"
+        description = Self.describe(action)
         error = action.error.map { "\($0)" }
         if let mutation = action.payload as? StoreMutation {
             store = mutation.storeName
         } else if action.payload is Void {
             payload = .null
         } else if let json = JSONValue(encoding: action.payload) {
-            payload = json.redacting(keys)
-            if payload != json { redacted = true }
+            payload = json
+            if !keys.isEmpty {
+                let parsed = json.parsed
+                payload = parsed.redacting(keys)
+                if payload != parsed { redacted = true }
+            }
         }
         guard !keys.isEmpty else { return }
         error = action.error.map { StateDiff.describe($0, redacting: keys, qualified: false) }
@@ -99,6 +103,19 @@ extension JournalLine.Action {
                     action: name, reason: "its payload, a \(typeName(type(of: action.payload))), is not Codable"))
         }
         description = "\(name)(\(text))" + (error.map { " error: \($0)" } ?? "")
+    }
+}
+
+extension JournalLine.Action {
+    /// `action`'s description; an `Int`, `String` or `Bool` payload printed at once, as it prints.
+    fileprivate static func describe(_ action: AnyAction) -> String {
+        guard action.error == nil else { return "\(action)" }
+        switch action.payload {
+        case let payload as Int: return "\(action.name)(\(payload))"
+        case let payload as String: return "\(action.name)(\(payload))"
+        case let payload as Bool: return "\(action.name)(\(payload))"
+        default: return "\(action)"
+        }
     }
 }
 
