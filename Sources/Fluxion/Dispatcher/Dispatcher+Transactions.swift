@@ -34,10 +34,11 @@ extension Dispatcher {
     /// Runs `action` through the middleware chain of version `middleware`, then through the stores of `list`.
     private func forwardThroughMiddleware(_ action: AnyAction, version middleware: UInt64, then list: RouteList) throws
     {
-        // NB: its stores are made first, while the turn may still be given up meanwhile.
-        let list = list.isReady ? list : try ready(list)
+        // NB: its stores are made first, while the turn may still be given up meanwhile. A list whose
+        // stores exist is used as it is, without a reference count.
+        guard list.isReady else { return try forwardThroughMiddleware(action, version: middleware, then: ready(list)) }
         do {
-            _ = try forward(action, throughChainOf: middleware, to: list)
+            try forward(action, throughChainOf: middleware, to: list)
         } catch {
             if !transaction.isOpen { transaction.dropQueued() }  // NB: the effects the middleware asked for go too
             throw error
@@ -69,8 +70,8 @@ extension Dispatcher {
             return try apply(mutation, as: action)
         }
         // NB: the handlers of one name agree on the payload type: one check covers them all, and a
-        // payload of that very type needs no cast.
-        if let expected = list.payloadType, ObjectIdentifier(type(of: action.payload)) != expected,
+        // payload stored as that very type needs no cast.
+        if let expected = list.payloadType, action.storedPayloadType != expected,
             let route = list.typedRoute, !route.handler.accepts(action.payload)
         {
             let (expected, actual) = typeNames(route.handler.payload ?? Any.self, type(of: action.payload))

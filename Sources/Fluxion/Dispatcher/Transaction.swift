@@ -8,7 +8,7 @@
 //    │                queued · held · waits for the turn · runs now  │                        │
 //    │                │ runs now, holding the turn:                  │                        │
 //    │                forward: through each middleware, if any       │                        │
-//    │                (next ▶ forward(_:from:) ▶ … ▶ reachStores),   │                        │
+//    │                (next ▶ MiddlewareRun.pass ▶ … ▶ reachStores), │                        │
 //    │                then the journal's recorder, if one records    │                        │
 //    │                │                                              │                        │
 //    │                transact ─────────────────────────────────────▶ runHandlers            │

@@ -37,25 +37,37 @@ extension Dispatcher {
     ///
     /// - Parameter version: The chain's version when the action was dispatched: the spare run of
     ///   that version serves, or a new run of the chain as it is now.
-    func forward(_ action: AnyAction, throughChainOf version: UInt64, to list: RouteList) throws -> [AnyStoreChange] {
-        guard var run = middlewareRuns.take(of: version) ?? makeMiddlewareRun() else {
-            // NB: the last middleware was removed since the action was dispatched.
-            try transact(action, in: list)
-            return []
+    func forward(_ action: AnyAction, throughChainOf version: UInt64, to list: RouteList) throws {
+        guard let lent = middlewareRuns.lend(of: version) else {
+            return try forwardThroughNewRun(action, to: list)
         }
         let outer = middlewareRuns.begin()
-        run.begin(action.name, through: list)
         defer {
-            run.end()
             middlewareRuns.end(restoring: outer)
-            // NB: a run no `next` outlived is the dispatcher's alone again: the next action reuses it.
+            _ = middlewareRuns.takeBack()  // NB: a run dropped is released here, outside the lock
+        }
+        // NB: the spare stays in `middlewareRuns` until it is taken back: it is lent without a reference count.
+        try lent._withUnsafeGuaranteedRef { try enterChain(action, of: $0, to: list) }
+    }
+
+    /// Runs `action` through a run of the chain as it is now, made for it, then through `list`; the run
+    /// is kept as the spare if no `next` outlived it.
+    private func forwardThroughNewRun(_ action: AnyAction, to list: RouteList) throws {
+        guard var run = makeMiddlewareRun() else {
+            // NB: the last middleware was removed since the action was dispatched.
+            return try transact(action, in: list)
+        }
+        let outer = middlewareRuns.begin()
+        defer {
+            middlewareRuns.end(restoring: outer)
+            // NB: a run no `next` outlived is the dispatcher's alone again: the next action may reuse it.
             if isKnownUniquelyReferenced(&run) {
-                middlewareRuns.keep(run)
+                _ = middlewareRuns.keep(run)  // NB: the run it replaces is released here
             } else {
                 run.outlive()
             }
         }
-        return try enterChain(action, of: run)
+        try enterChain(action, of: run, to: list)
     }
 
     /// A run of the chain as it is now; `nil` when it is empty.
@@ -67,25 +79,23 @@ extension Dispatcher {
             collectsChanges: chain.observesChanges)
     }
 
-    /// Passes `action` to the first middleware of `run`; the `next` it gets ends with this call, unless kept.
-    private func enterChain(_ action: AnyAction, of run: MiddlewareRun) throws -> [AnyStoreChange] {
-        try pass(action, to: run, at: 0, next: MiddlewareNext(run: run, position: 1))
+    /// Passes `action`, whose routes are `list`, to the first middleware of `run`; the `next` it gets
+    /// ends with this call, unless kept.
+    private func enterChain(_ action: AnyAction, of run: MiddlewareRun, to list: RouteList) throws {
+        run.begin(action.name, through: list)
+        defer { run.end() }
+        _ = try pass(action, to: run, at: 0, next: MiddlewareNext(run: run, position: 1))
     }
 
-    /// Passes `action` to the middleware at `next`'s place, or, past the last, to the stores.
+    /// Passes `action` on from the `next` at `position` of `run`, which `thread` runs, holding the turn,
+    /// while a trace records, or past the last middleware, to the stores.
     ///
     /// - Returns: The changes the action produced.
-    func forward(_ action: AnyAction, from next: MiddlewareNext) throws -> [AnyStoreChange] {
-        let run = next.run
-        // NB: a `next` kept past its run, taken to another thread, or called by a handler or observer
-        // of the action it passes on, reaches no middleware and no store: its run may hold no chain
-        // any more. The thread running the chain holds the turn, and may read the transaction.
-        let thread = ThreadID.current
-        guard run.isRunning(on: thread) else {
-            throw FluxionError.middlewareNextOutsideDispatch(action.name)
-        }
-        guard next.position == run.count else {
-            return try pass(action, to: run, at: next.position, next: next.following)
+    func forward(_ action: AnyAction, from position: Int, of run: MiddlewareRun, on thread: ThreadID) throws
+        -> [AnyStoreChange]
+    {
+        guard position == run.count else {
+            return try pass(action, to: run, at: position, next: MiddlewareNext(run: run, position: position + 1))
         }
         let lent = run.routes(of: action.name)
         run.enterStores()

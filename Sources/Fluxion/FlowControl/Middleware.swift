@@ -75,11 +75,6 @@ public struct MiddlewareNext {
     /// The place in the chain of the middleware this calls; past the last, the stores.
     let position: Int
 
-    /// The `next` of the middleware this calls.
-    var following: MiddlewareNext {
-        MiddlewareNext(run: run, position: position + 1)
-    }
-
     /// Passes `action` to the next middleware, or to the stores after the last one.
     ///
     /// - Returns: The changes the action produced, when a middleware of the
@@ -90,8 +85,7 @@ public struct MiddlewareNext {
     ///   ``FluxionError/middlewareNextOutsideDispatch(_:)`` when called
     ///   outside the middleware's `dispatch(_:next:)` call.
     public func callAsFunction(_ action: AnyAction) throws -> [AnyStoreChange] {
-        // NB: the dispatcher outlives this call: it is running the chain, or the run keeps it alive.
-        try run.unretainedDispatcher._withUnsafeGuaranteedRef { try $0.forward(action, from: self) }
+        try run.pass(action, from: position)
     }
 }
 

@@ -59,6 +59,25 @@ final class MiddlewareRun {
         try unretainedChain[position]._withUnsafeGuaranteedRef { try $0.dispatch(action, next: next) }
     }
 
+    /// Passes `action` on from the `next` at `position`: to the middleware there, or, past the last, to the stores.
+    ///
+    /// A `next` kept past its run, taken to another thread, or called by a handler or observer of the
+    /// action it passes on, is refused here, before it reads the chain, which its run may hold no more.
+    func pass(_ action: AnyAction, from position: Int) throws -> [AnyStoreChange] {
+        let thread = ThreadID.current
+        guard isRunning(on: thread) else { throw FluxionError.middlewareNextOutsideDispatch(action.name) }
+        // NB: the dispatcher outlives this call: it is running the chain, so its turn holder holds it.
+        return try unretainedDispatcher._withUnsafeGuaranteedRef { dispatcher in
+            // NB: the common hop, straight to the next middleware; a trace records each hop's span.
+            guard position < count, dispatcher.transaction.tracer == nil else {
+                return try dispatcher.forward(action, from: position, of: self, on: thread)
+            }
+            return try unretainedChain[position]._withUnsafeGuaranteedRef {
+                try $0.dispatch(action, next: MiddlewareNext(run: self, position: position + 1))
+            }
+        }
+    }
+
     /// Starts running the action named `name`, whose routes are `list`, on this thread.
     func begin(_ name: String, through list: RouteList) {
         self.name = name

@@ -1,33 +1,58 @@
 /// A dispatcher's runs of its middleware chain: whether one runs an action now, and the spare run
-/// kept for the next action to reuse.
+/// that each action borrows in turn.
 ///
 /// Only the thread holding the dispatch turn touches it: ``Dispatcher/removeMiddleware(_:)``
 /// takes the turn to drop a run that holds what it removed.
 final class MiddlewareRuns: @unchecked Sendable {  // touched only by the thread holding the dispatch turn
-    /// A run that ended with no `next` outliving it.
+    /// The run each action borrows in turn, while no `next` of it outlived its call.
     @exclusivity(unchecked) private var spare: MiddlewareRun?
+    /// Whether an action runs through `spare` now: an action it dispatches in a batch makes a run of its own.
+    @exclusivity(unchecked) private var isLent = false
     /// The oldest version of the chain a run may be kept for: a removal raises it, so that a run
     /// still going through a removed middleware is not kept once its action ends.
     @exclusivity(unchecked) private var oldestVersion: UInt64 = 0
     /// Whether the chain is running an action: the turn is then kept throughout.
     @exclusivity(unchecked) private(set) var isRunning = false
 
-    /// Takes the spare run, if it is a run of the chain's `version`.
-    func take(of version: UInt64) -> MiddlewareRun? {
-        guard let spare = spare.take() else { return nil }
-        return spare.version == version ? spare : nil
+    /// Lends the spare run, if it is a run of the chain's `version` that no action runs through now.
+    ///
+    /// NB: lent without a reference count (one would cost every action): the spare stays here until
+    /// `takeBack()`, which a removal waits for.
+    func lend(of version: UInt64) -> Unmanaged<MiddlewareRun>? {
+        guard !isLent, let run = spare, run.version == version else { return nil }
+        isLent = true
+        return Unmanaged.passUnretained(run)
     }
 
-    /// Keeps `run`, which no `next` outlived, for the next action to reuse, unless the chain lost a middleware since.
-    func keep(_ run: MiddlewareRun) {
-        if run.version >= oldestVersion { spare = run }
+    /// Takes the lent run back once its action has ended: keeps it for the next action, unless a `next`
+    /// of it outlived its call or the chain lost a middleware since; returns a dropped run, for the
+    /// caller to release.
+    func takeBack() -> MiddlewareRun? {
+        isLent = false
+        // NB: a `next` kept past its call holds the run: it keeps the dispatcher, and lets the middleware go.
+        if !isKnownUniquelyReferenced(&spare) {
+            spare?.outlive()
+            return spare.take()
+        }
+        guard let run = spare, run.version < oldestVersion else { return nil }
+        return spare.take()
+    }
+
+    /// Keeps `run`, a run made for one action, which no `next` outlived, for the next action to borrow,
+    /// unless the chain lost a middleware since or the spare is lent; returns the run it replaces.
+    func keep(_ run: MiddlewareRun) -> MiddlewareRun? {
+        guard !isLent, run.version >= oldestVersion else { return nil }
+        defer { spare = run }
+        return spare
     }
 
     /// Drops the spare run, and each run that ends from now on, if it is older than `version`; returns
     /// the dropped run, for the caller to release.
+    ///
+    /// NB: a lent spare is dropped when it is taken back: its action still goes through it.
     func drop(before version: UInt64) -> MiddlewareRun? {
         oldestVersion = max(oldestVersion, version)
-        guard let run = spare, run.version < version else { return nil }
+        guard !isLent, let run = spare, run.version < version else { return nil }
         return spare.take()
     }
 
