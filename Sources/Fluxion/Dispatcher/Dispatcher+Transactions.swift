@@ -150,7 +150,12 @@ extension Dispatcher {
     }
 
     /// Moves the actions the ended transaction dispatched to the turn's queue.
+    @inline(__always)  // NB: most often there are none: the test costs no call
     func enqueueTransactionActions() {
+        if transaction.hasQueued { moveTransactionActions() }
+    }
+
+    private func moveTransactionActions() {
         transaction.moveQueued { queued in state.withLock { $0.turn.enqueue(&queued) } }
     }
 

@@ -110,6 +110,9 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         state.queued.append(action)
     }
 
+    /// Whether the transaction's code dispatched actions, which wait for it to end.
+    var hasQueued: Bool { !state.queued.isEmpty }
+
     /// Hands the actions dispatched during the ended transaction to `body`, which takes them all;
     /// does nothing when there are none. NB: the queue keeps its buffer for the next transaction.
     func moveQueued(_ body: (inout ActionQueue) -> Void) {

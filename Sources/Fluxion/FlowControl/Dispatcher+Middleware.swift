@@ -97,14 +97,23 @@ extension Dispatcher {
         guard position == run.count else {
             return try pass(action, to: run, at: position, next: MiddlewareNext(run: run, position: position + 1))
         }
-        let lent = run.routes(of: action.name)
+        // NB: the dispatch that began the run holds the list until the run ends: it is lent uncounted.
+        guard let lent = run.routes(of: action.name) else {
+            return try reachStoresRenamed(action, from: run, on: thread)
+        }
         run.enterStores()
         defer { run.leaveStores(on: thread) }
-        guard let lent else {
-            return try reachStores(action, through: state.withLock { $0.index.list(for: action.name) }, from: run)
-        }
-        // NB: the dispatch that began the run holds the list until the run ends: it is lent uncounted.
-        return try lent._withUnsafeGuaranteedRef { try reachStores(action, through: $0, from: run) }
+        return try reachStores(action, through: lent, from: run)
+    }
+
+    /// Runs `action`, which a middleware renamed, through the stores of its new name.
+    private func reachStoresRenamed(_ action: AnyAction, from run: MiddlewareRun, on thread: ThreadID) throws
+        -> [AnyStoreChange]
+    {
+        let list = state.withLock { $0.index.list(for: action.name) }
+        run.enterStores()
+        defer { run.leaveStores(on: thread) }
+        return try withExtendedLifetime(list) { try reachStores(action, through: .passUnretained(list), from: run) }
     }
 
     /// Passes `action` to the middleware at `position` of `run`, which this thread runs, holding the turn.
@@ -126,10 +135,22 @@ extension Dispatcher {
     }
 
     /// Runs `action` through the stores of `list`, past the last middleware of `run`, recorded by its
-    /// journal's recorder, if any.
+    /// journal's recorder, if any; `list` is lent, held by the caller.
     ///
     /// - Returns: The changes the action produced, if the run's middleware observe them.
-    private func reachStores(_ action: AnyAction, through list: RouteList, from run: MiddlewareRun) throws
+    private func reachStores(_ action: AnyAction, through list: Unmanaged<RouteList>, from run: MiddlewareRun) throws
+        -> [AnyStoreChange]
+    {
+        guard run.recorder == nil, !run.collectsChanges else {
+            return try list._withUnsafeGuaranteedRef { try reachStoresRecorded(action, through: $0, from: run) }
+        }
+        try list._withUnsafeGuaranteedRef { try transact(action, in: $0) }
+        return []
+    }
+
+    /// Runs `action` through the stores of `list` as `reachStores` does, for a journal's recorder or
+    /// for middleware that observe changes.
+    private func reachStoresRecorded(_ action: AnyAction, through list: RouteList, from run: MiddlewareRun) throws
         -> [AnyStoreChange]
     {
         guard let recorder = run.recorder else { return try reachStoresUnrecorded(action, through: list, from: run) }

@@ -71,9 +71,9 @@ extension Middleware {
 public struct MiddlewareNext {
     /// The dispatcher the action goes through, for reading stores or dispatching more (queued).
     public var dispatcher: Dispatcher { run.dispatcher }
-    let run: MiddlewareRun
+    @usableFromInline let run: MiddlewareRun
     /// The place in the chain of the middleware this calls; past the last, the stores.
-    let position: Int
+    @usableFromInline let position: Int
 
     /// Passes `action` to the next middleware, or to the stores after the last one.
     ///
@@ -84,6 +84,7 @@ public struct MiddlewareNext {
     /// - Throws: What the rest of the chain or the stores threw, or
     ///   ``FluxionError/middlewareNextOutsideDispatch(_:)`` when called
     ///   outside the middleware's `dispatch(_:next:)` call.
+    @inlinable  // NB: a middleware's call of `next` reaches the chain's run with no call between
     public func callAsFunction(_ action: AnyAction) throws -> [AnyStoreChange] {
         try run.pass(action, from: position)
     }

@@ -8,6 +8,7 @@ import CFluxionAtomics
 /// `next` a middleware kept past its call is not reused: it keeps the
 /// dispatcher alive instead, for that `next`, which is refused when called,
 /// and lets its middleware go, as that `next` never reaches them.
+@usableFromInline
 final class MiddlewareRun {
     /// NB: not retained while the dispatcher keeps the run for reuse, as its transaction owns the
     /// run then; `keeper` retains it once a kept `next` takes the run out of the dispatcher's hands.
@@ -63,6 +64,7 @@ final class MiddlewareRun {
     ///
     /// A `next` kept past its run, taken to another thread, or called by a handler or observer of the
     /// action it passes on, is refused here, before it reads the chain, which its run may hold no more.
+    @usableFromInline
     func pass(_ action: AnyAction, from position: Int) throws -> [AnyStoreChange] {
         let thread = ThreadID.current
         guard isRunning(on: thread) else { throw FluxionError.middlewareNextOutsideDispatch(action.name) }
