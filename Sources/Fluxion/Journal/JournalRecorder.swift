@@ -93,11 +93,12 @@ final class JournalRecorder: Sendable {
                 contents.append(action, step: step, time: time, changes: changes())
             }
         }
-        let entry = contents.withLock { contents -> JournalEntries.Entry? in
-            guard contents.isRecording else { return nil }
+        // NB: the writer gets its copy straight from the ring, under the journal's lock (the writer's own lock,
+        // taken inside it, is never held while taking the journal's), so that the entry is copied once.
+        contents.withLock { contents in
+            guard contents.isRecording else { return }
             contents.append(action, step: step, time: time, changes: changes())
-            return contents.entries.last
+            writer.write(contents.entries[contents.entries.count - 1])
         }
-        if let entry { writer.write(entry) }
     }
 }

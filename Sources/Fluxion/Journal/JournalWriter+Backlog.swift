@@ -2,7 +2,7 @@ import Foundation
 
 extension JournalWriter {
     /// The lines handed to a writer and not written yet, in order, and whether its queue is awake to write them.
-    struct Backlog {
+    final class Backlog: @unchecked Sendable {  // `items` and `isAwake` are touched only with `lock` held
         /// What one line is made of.
         enum Item {
             case step(JournalEntries.Entry)
@@ -10,25 +10,32 @@ extension JournalWriter {
             case effect(JournalRecord.Effect, step: Int, error: (any Error)?)
         }
 
-        private var items: [Item] = []
+        private let lock = Lock()
+        @exclusivity(unchecked) private var items: [Item] = []
         /// Whether the queue is writing the backlog, or about to: it takes new items before it sleeps.
-        private var isAwake = false
+        @exclusivity(unchecked) private var isAwake = false
 
-        /// Adds an item; returns whether the queue must be woken to write it.
-        mutating func add(_ item: Item) -> Bool {
+        /// Adds an item, moved in; returns whether the queue must be woken to write it.
+        func add(_ item: consuming Item) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
             items.append(item)
             defer { isAwake = true }
             return !isAwake
         }
 
-        /// Takes every item, in order; `nil` when there is none, and the queue goes to sleep.
-        mutating func take() -> [Item]? {
+        /// Takes every item, in order, into `taken`, and keeps `taken`'s buffer, which must be empty, for the
+        /// next items: two buffers go back and forth, and adding an item seldom allocates. Returns `false` when
+        /// there is no item, and the queue goes to sleep.
+        func take(into taken: inout [Item]) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
             guard !items.isEmpty else {
                 isAwake = false
-                return nil
+                return false
             }
-            defer { items = [] }
-            return items
+            swap(&items, &taken)
+            return true
         }
     }
 }

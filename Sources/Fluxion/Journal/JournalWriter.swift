@@ -40,7 +40,7 @@ final class JournalWriter: Sendable {
     private let queueKey = DispatchSpecificKey<Void>()
     private let output: Guarded<Output>
     /// What was handed over and is not written yet.
-    private let backlog = Guarded(Backlog())
+    private let backlog = Backlog()
 
     /// Opens the file and writes its header.
     ///
@@ -67,7 +67,7 @@ final class JournalWriter: Sendable {
     }
 
     /// Writes a recorded step.
-    func write(_ entry: JournalEntries.Entry) {
+    func write(_ entry: consuming JournalEntries.Entry) {
         hand(.step(entry))
     }
 
@@ -83,14 +83,16 @@ final class JournalWriter: Sendable {
 
     /// Hands a line's content to the writer's queue, which writes the backlog in order; the queue is woken
     /// only when it is idle, so that a burst of steps costs the dispatching thread one wake-up, not one each.
-    private func hand(_ item: Backlog.Item) {
-        let wakes = backlog.withLock { $0.add(item) }
-        if wakes { queue.async { [self] in writeBacklog() } }
+    private func hand(_ item: consuming Backlog.Item) {
+        if backlog.add(item) { queue.async { [self] in writeBacklog() } }
     }
 
     /// Writes the backlog, in order, until it is empty; on the writer's queue.
     private func writeBacklog() {
-        while let items = backlog.withLock({ $0.take() }) {
+        // NB: the items written are given back emptied, so that the next items fill a buffer already made.
+        var items: [Backlog.Item] = []
+        while backlog.take(into: &items) {
+            defer { items.removeAll(keepingCapacity: true) }
             for item in items {
                 switch item {
                 case .step(let entry): writeLine(of: entry)
