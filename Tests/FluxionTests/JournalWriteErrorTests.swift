@@ -114,6 +114,7 @@ private final class FlakyWrites: @unchecked Sendable {  // `failures` and `halfW
         journal.flush()
         writes.writeHalfThenFail()
         try dispatcher.dispatch(.shelve, payload: "Emma")
+        journal.flush()  // NB: a line of its own: the lines waiting together are written with one write
         try dispatcher.dispatch(.shelve, payload: "Ulysses")
         journal.stop()
 
@@ -122,6 +123,42 @@ private final class FlakyWrites: @unchecked Sendable {  // `failures` and `halfW
         #expect(report.skipped.isEmpty)
         #expect(report.allMatched, "\(report)")
         #expect(try Journal.records(contentsOf: url).map(\.sequence) == [1, 3])
+    }
+
+    /// Lines that wait together are written with one write; when it fails, the lines it wrote whole stay, the
+    /// line it cut is taken back out and reported, and the lines after it are written, as if each had its own.
+    @Test func aWriteErrorInABatchOfLinesLosesTheLineItCutAlone() throws {
+        let url = temporaryJournalURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let writes = FlakyWrites()
+        let (dispatcher, journal) = try makeJournal(writes, url: url)
+        let (entered, held) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let heard = LockedBox<[Int]>([])
+        journal.onWriteError = { error in
+            guard case .writeFailed(_, let step, _) = error else { return }
+            heard.withValue { $0.append(step) }
+            if step == 1 {
+                entered.signal()
+                held.wait()  // NB: the writer waits here while steps 2 to 4 are handed over together
+            }
+        }
+
+        writes.failNext(1)
+        try dispatcher.dispatch(.shelve, payload: "Dune")
+        entered.wait()
+        try dispatcher.dispatch(.shelve, payload: "Emma")
+        try dispatcher.dispatch(.shelve, payload: "Ulysses")
+        try dispatcher.dispatch(.shelve, payload: "Middlemarch")
+        writes.writeHalfThenFail()  // half of the three lines: the second is cut
+        held.signal()
+        journal.stop()
+
+        #expect(heard.value == [1, 3])
+        #expect(try Journal.records(contentsOf: url).map(\.sequence) == [2, 4])
+        let fresh = try makeShelfDispatcher()
+        let report = try Journal.replay(contentsOf: url, into: fresh)
+        #expect(report.allMatched, "\(report)")
+        #expect(try fresh.store(ShelfStore.self).state == dispatcher.store(ShelfStore.self).state)
     }
 
     @Test func withoutAHookAWriteErrorGoesToStandardError() throws {

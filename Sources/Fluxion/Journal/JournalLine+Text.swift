@@ -17,6 +17,12 @@ extension JournalLine {
     func encoded() -> [UInt8] {
         var text: [UInt8] = []
         text.reserveCapacity(256)
+        write(to: &text)
+        return text
+    }
+
+    /// Appends this line as one line of JSON text, with its newline.
+    func write(to text: inout [UInt8]) {
         var object = JSONObjectWriter(&text)
         object.member("action", action, to: &text) { $0.write(to: &$1) }
         object.member("actions", actions, to: &text) { actions, text in
@@ -38,7 +44,6 @@ extension JournalLine {
         object.member("version", version, to: &text)
         object.end(&text)
         text.append(0x0A)
-        return text
     }
 
     /// `time` as `JSONEncoder`'s `.iso8601` strategy writes it: to the second, in UTC.

@@ -15,6 +15,7 @@ import Android
 /// The file is a new one, or an earlier journal it replaces (see `openFile(at:)`), readable and
 /// writable by its owner only (0600): it holds the users' data the actions carry.
 ///
+/// The lines waiting to be written are written together, with one write (up to `batchSize` bytes).
 /// A line that cannot be written is reported to the journal's write-error hook as it happens, and
 /// taken back out of the file (cut back to the last whole line); the lines after it are still
 /// written, each store's next change with its state before again, so that a replay goes on past the gap.
@@ -91,30 +92,69 @@ final class JournalWriter: Sendable {
     private func writeBacklog() {
         // NB: the items written are given back emptied, so that the next items fill a buffer already made.
         var items: [Backlog.Item] = []
+        var text: [UInt8] = []
         while backlog.take(into: &items) {
             defer { items.removeAll(keepingCapacity: true) }
-            for item in items {
-                switch item {
-                case .step(let entry): writeLine(of: entry)
-                case .resume(let sequence, let states, let time):
-                    var line = JournalLine(kind: .resume, sequence: sequence, time: time)
-                    line.changes = states.map { JournalLine.Change($0, before: false, redacting: redacted) }
-                    append(line, step: sequence)
-                case .effect(let effect, let sequence, let error):
-                    var line = JournalLine(kind: .effect, sequence: sequence, time: effect.ended ?? effect.started)
-                    line.effect = JournalLine.EffectEvent(effect)
-                    if let error, !redacted.isEmpty {
-                        line.effect?.error = StateDiff.describe(error, redacting: redacted, qualified: false)
-                    }
-                    append(line, step: sequence)
-                }
+            var start = items.startIndex
+            while start < items.endIndex {
+                start = writeLines(of: items, from: start, into: &text)
             }
         }
     }
 
-    /// Writes the line of a recorded step; warns once per action name of a value it cannot redact.
-    private func writeLine(of entry: JournalEntries.Entry) {
-        var (seen, warned) = output.withLock { ($0.seen, $0.warned) }
+    /// Writes the lines of `items` from `start` on, up to about `batchSize` bytes, with one write; returns
+    /// where the next batch starts. When the write fails, the lines written whole stay, the line it cut is
+    /// taken back out and reported with its step, and the next batch starts after it.
+    private func writeLines(of items: [Backlog.Item], from start: Int, into text: inout [UInt8]) -> Int {
+        text.removeAll(keepingCapacity: true)
+        var ends: [Int] = []
+        while start + ends.count < items.endIndex, text.count < Self.batchSize {
+            line(of: items[start + ends.count]).line.write(to: &text)
+            ends.append(text.count)
+        }
+        let (failure, whole) = write(text, lineEnds: ends)
+        guard let failure else { return start + ends.count }
+        // NB: the lines after the one lost are made again: their stores' states before are written again.
+        report(failure, step: step(of: items[start + whole]))
+        return start + whole + 1
+    }
+
+    private func step(of item: Backlog.Item) -> Int {
+        switch item {
+        case .step(let entry): entry.sequence
+        case .resume(let sequence, _, _), .effect(_, let sequence, _): sequence
+        }
+    }
+
+    /// How many bytes of lines are written at once, at most (and one line more).
+    static let batchSize = 64 * 1024
+
+    /// The line of an item, and its step; on the writer's queue.
+    private func line(of item: Backlog.Item) -> (line: JournalLine, step: Int) {
+        switch item {
+        case .step(let entry): return (line(of: entry), entry.sequence)
+        case .resume(let sequence, let states, let time):
+            var line = JournalLine(kind: .resume, sequence: sequence, time: time)
+            line.changes = states.map { JournalLine.Change($0, before: false, redacting: redacted) }
+            return (line, sequence)
+        case .effect(let effect, let sequence, let error):
+            var line = JournalLine(kind: .effect, sequence: sequence, time: effect.ended ?? effect.started)
+            line.effect = JournalLine.EffectEvent(effect)
+            if let error, !redacted.isEmpty {
+                line.effect?.error = StateDiff.describe(error, redacting: redacted, qualified: false)
+            }
+            return (line, sequence)
+        }
+    }
+
+    /// The line of a recorded step, its stores noted as seen; warns once per action name of a value it
+    /// cannot redact.
+    private func line(of entry: JournalEntries.Entry) -> JournalLine {
+        // NB: the sets are taken out while the line is made, so that adding to them copies nothing.
+        var (seen, warned) = output.withLock { output in
+            defer { (output.seen, output.warned) = ([], []) }
+            return (output.seen, output.warned)
+        }
         var unredactable: [JournalLine.Unredactable] = []
         let line = JournalLine(entry, redacting: redacted, seen: &seen, unredactable: &unredactable)
         var warnings: [JournalError] = []
@@ -124,7 +164,7 @@ final class JournalWriter: Sendable {
         }
         output.withLock { ($0.seen, $0.warned) = (seen, warned) }
         for warning in warnings { errors.report(warning) }
-        append(line, step: entry.sequence)
+        return line
     }
 
     /// Waits until every step handed over so far is in the file, or reported as not written; at once when
@@ -156,9 +196,8 @@ final class JournalWriter: Sendable {
         closeFile(descriptor)
     }
 
-    /// Appends a line, or reports why it was not written; on the writer's queue.
-    private func append(_ line: JournalLine, step: Int) {
-        guard let reason = write(line) else { return }
+    /// Reports that the line of step `step` was not written, and why; on the writer's queue.
+    private func report(_ reason: String, step: Int) {
         let error = JournalError.writeFailed(path: url.path, step: step, reason: reason)
         output.withLock { output in
             output.error = output.error ?? error
@@ -170,11 +209,17 @@ final class JournalWriter: Sendable {
 
     /// Writes a whole line, or, failing, cuts the file back to the last whole line; returns why it failed.
     private func write(_ line: JournalLine) -> String? {
-        let data = line.encoded()
-        return output.withLock { output -> String? in
-            guard let descriptor = output.descriptor else { return nil }
+        let text = line.encoded()
+        return write(text, lineEnds: [text.count]).failure
+    }
+
+    /// Writes whole lines, which end at `lineEnds` in `text`; failing, cuts the file back to the last line
+    /// written whole. Returns why it failed, and how many lines were written whole.
+    private func write(_ text: [UInt8], lineEnds: [Int]) -> (failure: String?, whole: Int) {
+        output.withLock { output -> (String?, Int) in
+            guard let descriptor = output.descriptor else { return (nil, lineEnds.count) }
             var written = 0
-            let failure = data.withUnsafeBytes { bytes -> String? in
+            let failure = text.withUnsafeBytes { bytes -> String? in
                 guard let base = bytes.baseAddress else { return nil }
                 while written < bytes.count {
                     let count = calls.write(descriptor, base + written, bytes.count - written)
@@ -186,13 +231,16 @@ final class JournalWriter: Sendable {
             }
             guard let failure else {
                 output.length += written
-                return nil
+                return (nil, lineEnds.count)
             }
-            if written > 0 {
-                _ = ftruncate(descriptor, off_t(output.length))
-                _ = lseek(descriptor, off_t(output.length), SEEK_SET)
+            let whole = lineEnds.firstIndex { $0 > written } ?? lineEnds.count
+            let kept = whole > 0 ? lineEnds[whole - 1] : 0
+            if written > kept {
+                _ = ftruncate(descriptor, off_t(output.length + kept))
+                _ = lseek(descriptor, off_t(output.length + kept), SEEK_SET)
             }
-            return failure
+            output.length += kept
+            return (failure, whole)
         }
     }
 
