@@ -15,6 +15,10 @@ extension JournalWriter {
         /// Whether the queue is writing the backlog, or about to: it takes new items before it sleeps.
         @exclusivity(unchecked) private var isAwake = false
 
+        init() {
+            items.reserveCapacity(JournalWriter.backlogCapacity)
+        }
+
         /// Adds an item, moved in; returns whether the queue must be woken to write it.
         func add(_ item: consuming Item) -> Bool {
             lock.lock()

@@ -92,6 +92,7 @@ final class JournalWriter: Sendable {
     private func writeBacklog() {
         // NB: the items written are given back emptied, so that the next items fill a buffer already made.
         var items: [Backlog.Item] = []
+        items.reserveCapacity(Self.backlogCapacity)
         var text: [UInt8] = []
         while backlog.take(into: &items) {
             defer { items.removeAll(keepingCapacity: true) }
@@ -125,6 +126,10 @@ final class JournalWriter: Sendable {
         case .resume(let sequence, _, _), .effect(_, let sequence, _): sequence
         }
     }
+
+    /// How many items a backlog's buffer holds before it grows: the writer makes it, so that the dispatching
+    /// thread seldom allocates.
+    static let backlogCapacity = 256
 
     /// How many bytes of lines are written at once, at most (and one line more).
     static let batchSize = 64 * 1024
