@@ -37,17 +37,28 @@ extension Dispatcher {
     ///
     /// - Parameter version: The chain's version when the action was dispatched: the spare run of
     ///   that version serves, or a new run of the chain as it is now.
+    @inline(__always)  // NB: two calls fewer on every action's way into the chain, with `enterChain`
     func forward(_ action: AnyAction, throughChainOf version: UInt64, to list: RouteList) throws {
         guard let lent = middlewareRuns.lend(of: version) else {
             return try forwardThroughNewRun(action, to: list)
         }
         let outer = middlewareRuns.begin()
-        defer {
-            middlewareRuns.end(restoring: outer)
-            _ = middlewareRuns.takeBack()  // NB: a run dropped is released here, outside the lock
-        }
         // NB: the spare stays in `middlewareRuns` until it is taken back: it is lent without a reference count.
-        try lent._withUnsafeGuaranteedRef { try enterChain(action, of: $0, to: list) }
+        // The run is given back on each path, written out rather than deferred: a `defer` is one more call.
+        do {
+            try lent._withUnsafeGuaranteedRef { try enterChain(action, of: $0, to: list) }
+        } catch {
+            giveBackLentRun(restoring: outer)
+            throw error
+        }
+        giveBackLentRun(restoring: outer)
+    }
+
+    /// Ends the run of an action that borrowed the spare run.
+    @inline(__always)
+    private func giveBackLentRun(restoring outer: Bool) {
+        middlewareRuns.end(restoring: outer)
+        _ = middlewareRuns.takeBack()  // NB: a run dropped is released here, outside the lock
     }
 
     /// Runs `action` through a run of the chain as it is now, made for it, then through `list`; the run
@@ -81,6 +92,7 @@ extension Dispatcher {
 
     /// Passes `action`, whose routes are `list`, to the first middleware of `run`; the `next` it gets
     /// ends with this call, unless kept.
+    @inline(__always)
     private func enterChain(_ action: AnyAction, of run: MiddlewareRun, to list: RouteList) throws {
         run.begin(action.name, through: list)
         defer { run.end() }
