@@ -19,7 +19,7 @@ extension Dispatcher {
             guard let recorder = passage.recorder else { return try handlers(list) }
             // NB: its stores are made first, so that the recorder sees their states before the action.
             let list = list.isReady ? list : try ready(list)
-            return try recorder.record(erased(), reaching: list, in: self) { try handlers(list) }
+            return try recorder.record(erased, reaching: list, in: self) { try handlers(list) }
         }
         // NB: `nil` unless a trace records. Without middleware, the action's span begins with its handlers.
         if let tracer = transaction.tracer {

@@ -168,7 +168,8 @@ extension Dispatcher {
         guard let recorder = run.recorder else { return try reachStoresUnrecorded(action, through: list, from: run) }
         // NB: its stores are made first, so that the recorder sees their states before the action.
         let list = list.isReady ? list : try ready(list)
-        return try recorder.record(action, reaching: list, in: self) {
+        let erased = { action }
+        return try recorder.record(erased, reaching: list, in: self) {
             try reachStoresUnrecorded(action, through: list, from: run)
         }
     }

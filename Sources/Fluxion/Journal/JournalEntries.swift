@@ -47,11 +47,14 @@ struct JournalEntries {
             for change in changes { append(change) }
         }
 
-        mutating func append(_ change: consuming Change) {
-            if first == nil { first = consume change } else { others.append(change) }
-        }
+        /// Whether `first` is `nil`. NB: kept apart, as testing an optional change copies it.
+        private(set) var isEmpty = true
 
-        var isEmpty: Bool { first == nil }
+        mutating func append(_ change: consuming Change) {
+            guard isEmpty else { return others.append(change) }
+            first = consume change
+            isEmpty = false
+        }
 
         /// The changes, in the order appended.
         var all: [Change] {

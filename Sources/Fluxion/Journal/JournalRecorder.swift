@@ -22,16 +22,18 @@ final class JournalRecorder: Sendable {
         self.writer = writer
     }
 
-    /// Runs `body`, which takes `action` through the stores of `list`, and records the step it makes,
-    /// unless it is one of a batch's actions, recorded with the batch.
+    /// Runs `body`, which takes the action `action` makes through the stores of `list`, and records the
+    /// step it makes, unless it is one of a batch's actions, recorded with the batch.
+    ///
+    /// NB: the action is made where it is needed, so that the one the entry keeps is made in it, uncopied.
     ///
     /// - Throws: ``JournalError/travelling(action:step:)`` while the stores show the past, or what `body` threw.
     func record<Result>(
-        _ action: AnyAction, reaching list: RouteList, in dispatcher: Dispatcher, _ body: () throws -> Result
+        _ action: () -> AnyAction, reaching list: RouteList, in dispatcher: Dispatcher, _ body: () throws -> Result
     ) throws -> Result {
         try admit(action, by: dispatcher)
         if list.isMutation {
-            if let mutation = action.payload as? StoreMutation { try noteStore(of: mutation, in: dispatcher) }
+            if let mutation = action().payload as? StoreMutation { try noteStore(of: mutation, in: dispatcher) }
         } else {
             tracker.noteStates(of: list)
         }
@@ -48,14 +50,16 @@ final class JournalRecorder: Sendable {
             _ = tracker.changesOfAll()
             return
         }
-        record(batch, step: dispatcher.runningStep) { tracker.changesOfAll() }
+        let action = { batch }
+        record(action, step: dispatcher.runningStep) { tracker.changesOfAll() }
     }
 
     /// Refuses an action while the stores show the past, unless it is the journal's own travel; a task's
     /// refused action (in a batch: its plain dispatches are held) is reported to the task error hook.
-    private func admit(_ action: AnyAction, by dispatcher: Dispatcher) throws {
+    private func admit(_ action: () -> AnyAction, by dispatcher: Dispatcher) throws {
         // NB: the flag is set under the journal's lock by a move, which holds the dispatch turn, as the caller does.
         guard showsPast.isSet else { return }
+        let action = action()
         do {
             try contents.withLock { contents in
                 guard let position = contents.position, !contents.isMoving else { return }
@@ -81,7 +85,7 @@ final class JournalRecorder: Sendable {
     /// NB: the entry is made in the ring, in place: an entry is large, and copying one costs as much as the
     /// rest of recording it. Only a journal with a file copies it, for its writer.
     private func record(
-        _ action: AnyAction, step: (serial: UInt64, cause: StepCause), changes: () -> JournalEntries.Changes
+        _ action: () -> AnyAction, step: (serial: UInt64, cause: StepCause), changes: () -> JournalEntries.Changes
     ) {
         let time = Date()
         guard let writer else {
@@ -90,14 +94,14 @@ final class JournalRecorder: Sendable {
                     _ = changes()
                     return
                 }
-                contents.append(action, step: step, time: time, changes: changes())
+                contents.append(action(), step: step, time: time, changes: changes())
             }
         }
         // NB: the writer gets its copy straight from the ring, under the journal's lock (the writer's own lock,
         // taken inside it, is never held while taking the journal's), so that the entry is copied once.
         contents.withLock { contents in
             guard contents.isRecording else { return }
-            contents.append(action, step: step, time: time, changes: changes())
+            contents.append(action(), step: step, time: time, changes: changes())
             writer.write(contents.entries[contents.entries.count - 1])
         }
     }
