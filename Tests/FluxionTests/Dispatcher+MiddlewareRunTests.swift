@@ -25,10 +25,12 @@ private final class SquareStore: Store<Int>, DefaultInitializable, @unchecked Se
 @Suite(.timeLimit(.minutes(1))) struct DispatcherMiddlewareRunTests {
     @Test func eachActionBorrowsTheChainsRunInTurnAndAThrowingMiddlewareGivesItBack() throws {
         let log = Recorder<String>()
+        let runs = Recorder<ObjectIdentifier>()
         let (dispatcher, store) = try makeLogStore(log: log)
         dispatcher.addMiddleware(
             ClosureMiddleware { action, next in
                 log.append("outer \(action.payload)")
+                runs.append(ObjectIdentifier(next.run))
                 return try next(action)
             })
         dispatcher.addMiddleware(
@@ -48,6 +50,7 @@ private final class SquareStore: Store<Int>, DefaultInitializable, @unchecked Se
                 "outer 1", "inner 1", "store middlewareAdd(1)", "outer 2", "inner 2", "outer 3", "inner 3",
                 "store middlewareAdd(3)",
             ])
+        #expect(Set(runs.values).count == 1, "each action borrowed the one run, and gave it back")
     }
 
     @Test func anActionsStoredPayloadTypeIsTheTypeItWasDispatchedWith() {

@@ -10,7 +10,7 @@ import CFluxionAtomics
 /// and lets its middleware go, as that `next` never reaches them.
 @usableFromInline
 final class MiddlewareRun {
-    /// NB: not retained while the dispatcher keeps the run for reuse, as its transaction owns the
+    /// NB: not retained while the dispatcher keeps the run for reuse, as its `MiddlewareRuns` owns the
     /// run then; `keeper` retains it once a kept `next` takes the run out of the dispatcher's hands.
     let unretainedDispatcher: Unmanaged<Dispatcher>
     private var keeper: Dispatcher?

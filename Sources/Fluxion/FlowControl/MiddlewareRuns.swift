@@ -6,7 +6,8 @@
 final class MiddlewareRuns: @unchecked Sendable {  // touched only by the thread holding the dispatch turn
     /// The run each action borrows in turn, while no `next` of it outlived its call.
     @exclusivity(unchecked) private var spare: MiddlewareRun?
-    /// Whether an action runs through `spare` now: an action it dispatches in a batch makes a run of its own.
+    /// Whether an action runs through `spare` now: one that started meanwhile would make a run of its own
+    /// (none does today, as what an action's code dispatches is queued, and a batch is refused).
     @exclusivity(unchecked) private var isLent = false
     /// The oldest version of the chain a run may be kept for: a removal raises it, so that a run
     /// still going through a removed middleware is not kept once its action ends.
