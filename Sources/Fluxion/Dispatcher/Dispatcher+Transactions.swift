@@ -18,7 +18,10 @@ extension Dispatcher {
         guard let middleware = passage.middleware else {
             guard let recorder = passage.recorder else { return try handlers(list) }
             // NB: its stores are made first, so that the recorder sees their states before the action.
-            let list = list.isReady ? list : try ready(list)
+            guard list.isReady else {
+                let list = try ready(list)
+                return try recorder.record(erased, reaching: list, in: self) { try handlers(list) }
+            }
             return try recorder.record(erased, reaching: list, in: self) { try handlers(list) }
         }
         // NB: `nil` unless a trace records. Without middleware, the action's span begins with its handlers.
