@@ -131,8 +131,8 @@ public final class Journal: Sendable {
         self.dispatcher = dispatcher
         self.capacity = max(capacity, 1)
         contents = Guarded(Contents(entries: JournalEntries(capacity: capacity), showsPast: showsPast))
-        writer = try file.map { [errors] in
-            try JournalWriter(url: $0, redacting: redactingKeys, calls: calls, errors: errors)
+        writer = try file.map { [errors, contents] in
+            try JournalWriter(url: $0, redacting: redactingKeys, calls: calls, errors: errors, lock: contents.lock)
         }
         let id = dispatcher.attach(
             JournalRecorder(contents: contents, showsPast: showsPast, tracker: tracker, writer: writer))

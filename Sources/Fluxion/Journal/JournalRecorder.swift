@@ -97,12 +97,13 @@ final class JournalRecorder: Sendable {
                 contents.append(action(), step: step, time: time, changes: changes())
             }
         }
-        // NB: the writer gets its copy straight from the ring, under the journal's lock (the writer's own lock,
-        // taken inside it, is never held while taking the journal's), so that the entry is copied once.
-        contents.withLock { contents in
-            guard contents.isRecording else { return }
+        // NB: the writer gets its copy straight from the ring, under the journal's lock, which guards its
+        // backlog too, so that the entry is copied once and no second lock is taken; it is woken outside.
+        let wakes = contents.withLock { contents -> Bool in
+            guard contents.isRecording else { return false }
             contents.append(action(), step: step, time: time, changes: changes())
-            writer.write(contents.entries[contents.entries.count - 1])
+            return writer.write(contents.entries[contents.entries.count - 1])
         }
+        if wakes { writer.wake() }
     }
 }

@@ -10,12 +10,14 @@ extension JournalWriter {
             case effect(JournalRecord.Effect, step: Int, error: (any Error)?)
         }
 
-        private let lock = Lock()
+        /// The journal's lock: the dispatching thread holds it already when it hands a step over.
+        private let lock: Lock
         @exclusivity(unchecked) private var items: [Item] = []
         /// Whether the queue is writing the backlog, or about to: it takes new items before it sleeps.
         @exclusivity(unchecked) private var isAwake = false
 
-        init() {
+        init(lock: Lock) {
+            self.lock = lock
             items.reserveCapacity(JournalWriter.backlogCapacity)
         }
 
@@ -23,6 +25,11 @@ extension JournalWriter {
         func add(_ item: consuming Item) -> Bool {
             lock.lock()
             defer { lock.unlock() }
+            return addHoldingLock(item)
+        }
+
+        /// Adds an item, moved in, while the caller holds the lock; returns whether the queue must be woken.
+        func addHoldingLock(_ item: consuming Item) -> Bool {
             items.append(item)
             defer { isAwake = true }
             return !isAwake

@@ -40,15 +40,20 @@ final class JournalWriter: Sendable {
     /// Marks the writer's queue: the write-error hook runs on it, and may call `flush()` or `close()`.
     private let queueKey = DispatchSpecificKey<Void>()
     private let output: Guarded<Output>
-    /// What was handed over and is not written yet.
-    private let backlog = Backlog()
+    /// What was handed over and is not written yet, guarded by the journal's lock.
+    private let backlog: Backlog
 
     /// Opens the file and writes its header.
     ///
     /// - Throws: ``JournalError/notReplaceable(path:reason:)`` for a path that holds anything but an earlier
     ///   journal; ``JournalError/unreadableFile(path:reason:)`` when the file cannot be created or written.
-    init(url: URL, redacting redacted: Set<String>, calls: FileSystemCalls, errors: JournalErrorReporter) throws {
+    /// - Parameter lock: The journal's lock, which guards the backlog: the dispatching thread hands a step
+    ///   over while it holds it, without a second lock.
+    init(
+        url: URL, redacting redacted: Set<String>, calls: FileSystemCalls, errors: JournalErrorReporter, lock: Lock
+    ) throws {
         self.url = url
+        backlog = Backlog(lock: lock)
         self.redacted = redacted
         self.calls = calls
         self.errors = errors
@@ -67,9 +72,15 @@ final class JournalWriter: Sendable {
         output.withLock { $0.error }
     }
 
-    /// Writes a recorded step.
-    func write(_ entry: consuming JournalEntries.Entry) {
-        hand(.step(entry))
+    /// Writes a recorded step; called with the journal's lock held. Returns whether the writer must be woken,
+    /// with ``wake()``, once the lock is released.
+    func write(_ entry: consuming JournalEntries.Entry) -> Bool {
+        backlog.addHoldingLock(.step(entry))
+    }
+
+    /// Wakes the writer's queue to write the backlog.
+    func wake() {
+        queue.async { [self] in writeBacklog() }
     }
 
     /// Writes that recording resumed after step `sequence`, with the states the stores had there.
@@ -85,7 +96,7 @@ final class JournalWriter: Sendable {
     /// Hands a line's content to the writer's queue, which writes the backlog in order; the queue is woken
     /// only when it is idle, so that a burst of steps costs the dispatching thread one wake-up, not one each.
     private func hand(_ item: consuming Backlog.Item) {
-        if backlog.add(item) { queue.async { [self] in writeBacklog() } }
+        if backlog.add(item) { wake() }
     }
 
     /// Writes the backlog, in order, until it is empty; on the writer's queue.
