@@ -81,6 +81,7 @@ enum Garage {
         #expect(
             JSONValue(encoding: true) == .bool(true)
                 && JSONValue(encoding: Int?.none as Any) == .text(Array("null".utf8)))
+        #expect(JSONValue(encoding: Int?.some(3) as Any) == .text(Array("3".utf8)))
     }
 
     @Test(arguments: [0, 1, 59.999, 951_782_400, 1_795_000_000.5, 4_102_444_799, -86_400])

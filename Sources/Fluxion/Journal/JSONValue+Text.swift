@@ -8,11 +8,15 @@ extension JSONValue {
     /// The JSON form of `value` when it is `Encodable`, encoded once and kept as its text; `nil` otherwise,
     /// or when encoding it fails. An `Int`, a `String` or a `Bool` is its JSON value at once.
     init?(encoding value: Any) {
-        switch value {
-        case let value as Int: self = .integer(Int64(value))
-        case let value as String: self = .string(value)
-        case let value as Bool: self = .bool(value)
-        default:
+        // NB: by its type, not a cast: a cast would take an optional, or a bridged value, for one.
+        let type = type(of: value)
+        if type == Int.self, let value = value as? Int {
+            self = .integer(Int64(value))
+        } else if type == String.self, let value = value as? String {
+            self = .string(value)
+        } else if type == Bool.self, let value = value as? Bool {
+            self = .bool(value)
+        } else {
             guard let value = value as? any Encodable, let data = try? JSONValue.sharedEncoder.encode(value) else {
                 return nil
             }
