@@ -24,6 +24,30 @@ enum Garage {
     }
 }
 
+/// A state that counts how often it is encoded.
+struct CountedEncodings: Codable, Sendable {
+    static let count = LockedBox(0)
+    var value = 0
+
+    func encode(to encoder: any Encoder) throws {
+        Self.count.withValue { $0 += 1 }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(value, forKey: .value)
+    }
+}
+
+extension ActionName where Payload == Int {
+    fileprivate static var countedSet: Self { "countedEncodingsSet" }
+}
+
+final class CountedEncodingsStore: Store<CountedEncodings>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: CountedEncodings()) }
+
+    override class var handlers: HandlerTable<CountedEncodings> {
+        HandlerTable().on(.countedSet) { state, action in state.value = action.payload }
+    }
+}
+
 /// A journal's lines are written by hand, not by `Codable`: they must read back as `Codable` reads them.
 @Suite(.timeLimit(.minutes(1))) struct JournalFileTextTests {
     @Test(arguments: [
@@ -88,6 +112,26 @@ enum Garage {
     func aTimeIsWrittenAsISO8601WritesIt(seconds: Double) {
         let time = Date(timeIntervalSince1970: seconds)
         #expect(JournalLine.iso8601(time) == Date.ISO8601FormatStyle().format(time))
+    }
+
+    /// Each state a journal file records is encoded once: its text goes into the line as it is.
+    @Test func eachRecordedStateIsEncodedOnce() throws {
+        let url = temporaryJournalURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let dispatcher = Dispatcher()
+        try dispatcher.register(CountedEncodingsStore.self)
+        let journal = try Journal(recording: dispatcher, writingTo: url)
+        CountedEncodings.count.withValue { $0 = 0 }
+        for value in 1...5 { try dispatcher.dispatch(.countedSet, payload: value) }
+        journal.stop()
+
+        // NB: five states after, and the state before the first change.
+        #expect(CountedEncodings.count.value == 6)
+        let fresh = Dispatcher()
+        try fresh.register(CountedEncodingsStore.self)
+        let report = try Journal.replay(contentsOf: url, into: fresh)
+        #expect(report.allMatched, "\(report)")
+        #expect(try fresh.store(CountedEncodingsStore.self).state.value == 5)
     }
 
     @Test func aLineWrittenByHandDecodesAsTheCodableLine() throws {
