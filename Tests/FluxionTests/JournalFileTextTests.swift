@@ -40,7 +40,7 @@ extension ActionName where Payload == Int {
     fileprivate static var countedSet: Self { "countedEncodingsSet" }
 }
 
-final class CountedEncodingsStore: Store<CountedEncodings>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+final class EncodingsStore: Store<CountedEncodings>, DefaultInitializable, @unchecked Sendable {  // locked by Store
     init() { super.init(initialState: CountedEncodings()) }
 
     override class var handlers: HandlerTable<CountedEncodings> {
@@ -119,7 +119,7 @@ final class CountedEncodingsStore: Store<CountedEncodings>, DefaultInitializable
         let url = temporaryJournalURL()
         defer { try? FileManager.default.removeItem(at: url) }
         let dispatcher = Dispatcher()
-        try dispatcher.register(CountedEncodingsStore.self)
+        try dispatcher.register(EncodingsStore.self)
         let journal = try Journal(recording: dispatcher, writingTo: url)
         CountedEncodings.count.withValue { $0 = 0 }
         for value in 1...5 { try dispatcher.dispatch(.countedSet, payload: value) }
@@ -128,10 +128,10 @@ final class CountedEncodingsStore: Store<CountedEncodings>, DefaultInitializable
         // NB: five states after, and the state before the first change.
         #expect(CountedEncodings.count.value == 6)
         let fresh = Dispatcher()
-        try fresh.register(CountedEncodingsStore.self)
+        try fresh.register(EncodingsStore.self)
         let report = try Journal.replay(contentsOf: url, into: fresh)
         #expect(report.allMatched, "\(report)")
-        #expect(try fresh.store(CountedEncodingsStore.self).state.value == 5)
+        #expect(try fresh.store(EncodingsStore.self).state.value == 5)
     }
 
     @Test func aLineWrittenByHandDecodesAsTheCodableLine() throws {
