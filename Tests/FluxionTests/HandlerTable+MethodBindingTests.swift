@@ -5,6 +5,7 @@ import Testing
 extension ActionName where Payload == Int {
     fileprivate static var add: Self { "methodBindingAdd" }
     fileprivate static var addLater: Self { "methodBindingAddLater" }
+    fileprivate static var peek: Self { "methodBindingPeek" }
 }
 
 /// Counts how many times a store's method handlers were bound to it.
@@ -44,6 +45,22 @@ private final class LedgerStore: Store<[Int]>, DefaultInitializable, @unchecked 
     }
 }
 
+/// A store whose curried method handler reads another store through the dispatcher as it is bound.
+private final class CuriousStore: Store<[Int]>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: []) }
+
+    override class var handlers: Handlers {
+        HandlerTable().on(.peek) { (store: CuriousStore) in
+            _ = try? store.dispatcher?.store(LedgerStore.self)
+            return store.peek
+        }
+    }
+
+    func peek(_ entries: inout [Int], _ action: Action<Int>) throws {
+        entries.append(action.payload)
+    }
+}
+
 @Suite(.timeLimit(.minutes(1))) struct HandlerTableMethodBindingTests {
     @Test func aMethodHandlerIsBoundToItsStoreOnceNotAtEveryDispatch() throws {
         let dispatcher = Dispatcher()
@@ -69,5 +86,21 @@ private final class LedgerStore: Store<[Int]>, DefaultInitializable, @unchecked 
         dispatcher = nil
 
         #expect(store.object == nil)
+    }
+
+    @Test func aCurriedMethodThatUsesTheDispatcherAsItIsBoundDoesNotDeadlock() throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(LedgerStore.self)
+        try dispatcher.register(CuriousStore.self)
+        let finished = DispatchSemaphore(value: 0)
+
+        // NB: on a thread of its own, so that a deadlock fails the test instead of hanging it.
+        Thread.detachNewThread {
+            try? dispatcher.dispatch(.peek, payload: 2)
+            finished.signal()
+        }
+
+        try #require(finished.wait(timeout: .now() + 30) == .success)
+        #expect(try dispatcher.store(CuriousStore.self).state == [2])
     }
 }

@@ -121,4 +121,20 @@ private struct DiffedEmpties: Sendable {
         #expect(TypeShape.of(DiffedLeaf.self).isEqual(DiffedLeaf(), DiffedLeaf()) == nil)
         #expect(TypeShape.of(Int.self).isPlain && !TypeShape.of(DiffedLeaf.self).isPlain)
     }
+
+    @Test func aLazyVarUnderARedactedKeyIsNotPrinted() {
+        var old = LazySecret()
+        var new = LazySecret()
+        _ = old.pin
+        new.pin = 4711
+
+        let lines = StateDiff.lines(from: old, to: new, redacting: ["pin"])
+
+        #expect(!lines.joined().contains("4711"))
+        #expect(lines.count == 1)
+    }
+}
+
+private struct LazySecret: Sendable {
+    lazy var pin = 1234
 }

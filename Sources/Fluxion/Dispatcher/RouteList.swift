@@ -27,7 +27,7 @@ final class RouteList: Sendable {
         self.routes = routes.map { route in
             let store = instances[route.registration.id]
             guard route.store !== store else { return route }
-            return Route(registration: route.registration, handler: route.declared, store: store)
+            return Route(registration: route.registration, handler: route.handler, store: store)
         }
         isReady = self.routes.allSatisfy { $0.store != nil }
         typedRoute = self.routes.first { $0.handler.payloadType != nil }
@@ -36,29 +36,52 @@ final class RouteList: Sendable {
 }
 
 /// One store's handler for one action name, and the store once it exists, as the name index holds it.
-final class Route: Sendable {
+final class Route: @unchecked Sendable {  // immutable but `bound`, which only the dispatch turn's holder touches
     let registration: Registration
     /// `registration.id` and `registration.operations`, read without loading the registration.
     let storeID: ObjectIdentifier
     let operations: StoreOperations
     /// The handler as the store type declares it.
-    let declared: Handler
-    /// The handler that runs on ``store``: `declared`, bound to the store when it is a method.
     let handler: Handler
     /// The store, once created.
     let store: (any StoreRuntime)?
     /// The same store, to lend without a reference count while the route is held.
     /// NB: `Unmanaged` is not `Sendable`, but this is only a copy of `store`'s reference, which is.
     nonisolated(unsafe) let unretainedStore: Unmanaged<AnyObject>?
+    /// The handler that runs on `store`, lent: `handler`, or, for a method handler, `handler` bound to the
+    /// store once it ran (`nil` until then); see `runningHandler`.
+    @exclusivity(unchecked) private var running: Unmanaged<Handler>?
+    /// The bound handler `running` lends, kept.
+    @exclusivity(unchecked) private var bound: Handler?
 
     init(registration: Registration, handler: Handler, store: (any StoreRuntime)? = nil) {
         self.registration = registration
         storeID = registration.id
         operations = registration.operations
-        declared = handler
-        // NB: a bound method keeps its store, as this route does: no cycle, as the store keeps neither.
-        self.handler = store.map { handler.bound(to: $0) } ?? handler
+        self.handler = handler
         self.store = store
         unretainedStore = store.map { Unmanaged.passUnretained($0) }
+        running = handler.binding == nil ? Unmanaged.passUnretained(handler) : nil
+    }
+
+    /// The handler to run on `store`, lent without a reference count: the route keeps it. A method handler
+    /// is bound to the store the first time it runs, by the thread holding the dispatch turn (who alone runs
+    /// handlers): the binding runs the store type's code, which may use the dispatcher, so never under its
+    /// lock, where the route is made.
+    ///
+    /// NB: a bound method keeps its store, as this route does: no cycle, as the store keeps neither.
+    @inline(__always)
+    var runningHandler: Unmanaged<Handler> {
+        if let running { return running }
+        return bindToStore()
+    }
+
+    @inline(never)
+    private func bindToStore() -> Unmanaged<Handler> {
+        guard let store else { return Unmanaged.passUnretained(handler) }
+        let bound = handler.bound(to: store)
+        self.bound = bound
+        running = Unmanaged.passUnretained(bound)
+        return Unmanaged.passUnretained(bound)
     }
 }

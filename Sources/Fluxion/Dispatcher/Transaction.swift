@@ -303,8 +303,9 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         }
         state.progress[index] = .running
         state.running.append(index)
+        let handler = Unmanaged.passUnretained(route)._withUnsafeGuaranteedRef { $0.runningHandler }
         let outcome = withExtendedLifetime(list) {
-            Unmanaged.passUnretained(route.handler)._withUnsafeGuaranteedRef { handler in
+            handler._withUnsafeGuaranteedRef { handler in
                 store._withUnsafeGuaranteedRef { store in runner(handler, store) }
             }
         }

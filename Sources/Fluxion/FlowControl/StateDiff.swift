@@ -111,11 +111,16 @@ package enum StateDiff {
         }
     }
 
-    /// Whether a field labelled `label` is under a redacted key: its name, or a property wrapper's storage of it.
+    /// Whether a field labelled `label` is under a redacted key: its name, a property wrapper's storage of it
+    /// (`_name`), or a `lazy var`'s (`$__lazy_storage_$_name`).
     fileprivate static func hides(_ label: String?, _ keys: Set<String>) -> Bool {
-        guard let label else { return false }
+        guard var label else { return false }
+        if label.hasPrefix(lazyStoragePrefix) { label.removeFirst(lazyStoragePrefix.count) }
         return keys.contains(label) || (label.hasPrefix("_") && keys.contains(String(label.drop { $0 == "_" })))
     }
+
+    /// How Swift labels the storage of a `lazy var`.
+    private static let lazyStoragePrefix = "$__lazy_storage_$_"
 
     /// Whether a dictionary entry, a `(key:, value:)` pair, has a redacted key.
     fileprivate static func hidesEntry(_ entry: Any, _ keys: Set<String>) -> Bool {

@@ -65,8 +65,11 @@ public struct HandlerTable<State: Sendable>: Sendable {
     /// Pass the method unapplied, as in `.on(.addTodo, TodoStore.add)`; the
     /// method runs on the store instance the dispatcher created, so it can use
     /// ``Store/waitFor(_:)`` and read other stores. It is bound to that store
-    /// once, when the dispatcher makes the store's routes, not at every
-    /// dispatch: a method handler costs what a closure handler costs.
+    /// the first time it runs there, not at every dispatch: a method handler
+    /// costs what a closure handler costs. (A curried closure passed in its
+    /// place, `{ (store: TodoStore) in … return store.add }`, runs then, on
+    /// the dispatching thread, and not again for that store while its routes
+    /// stay as they are.)
     ///
     /// - Parameters:
     ///   - name: The action name to handle.
@@ -79,7 +82,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
         adding(name) { store, state, action in
             try method(Self.owner(store, as: Owner.self, handling: name.rawValue))(&state, action)
         } binding: { (owner: Owner) in
-            // NB: bound once per store; only the dispatch turn's holder calls it, one thread at a time.
+            // NB: bound once per route; only the dispatch turn's holder calls it, one thread at a time.
             nonisolated(unsafe) let method = method(owner)
             return { _, state, action in try method(&state, action) }
         }
@@ -130,7 +133,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
             try method(Self.owner(store, as: Owner.self, handling: name.rawValue))(
                 &state, action, Effects(store.attachedDispatcher))
         } binding: { (owner: Owner) in
-            // NB: bound once per store; only the dispatch turn's holder calls it, one thread at a time.
+            // NB: bound once per route; only the dispatch turn's holder calls it, one thread at a time.
             nonisolated(unsafe) let method = method(owner)
             return { store, state, action in try method(&state, action, Effects(store.attachedDispatcher)) }
         }
