@@ -36,7 +36,7 @@ final class RouteList: Sendable {
 }
 
 /// One store's handler for one action name, and the store once it exists, as the name index holds it.
-final class Route: @unchecked Sendable {  // immutable but `bound`, which only the dispatch turn's holder touches
+final class Route: @unchecked Sendable {  // `running`, `bound`: only the turn holder; the rest immutable
     let registration: Registration
     /// `registration.id` and `registration.operations`, read without loading the registration.
     let storeID: ObjectIdentifier
