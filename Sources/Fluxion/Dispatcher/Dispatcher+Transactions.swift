@@ -16,13 +16,12 @@ extension Dispatcher {
         handlers: (RouteList) throws -> Void
     ) throws {
         guard let middleware = passage.middleware else {
-            guard let recorder = passage.recorder else { return try handlers(list) }
+            guard passage.recorder != nil else { return try handlers(list) }
+            // NB: the passage holds its recorder, and the caller the list: both are lent without reference counts.
+            let recorder = Unmanaged.passUnretained(passage.recorder.unsafelyUnwrapped)
             // NB: its stores are made first, so that the recorder sees their states before the action.
-            guard list.isReady else {
-                let list = try ready(list)
-                return try recorder.record(erased, reaching: list, in: self) { try handlers(list) }
-            }
-            return try recorder.record(erased, reaching: list, in: self) { try handlers(list) }
+            guard list.isReady else { return try record(erased, reaching: ready(list), by: recorder, handlers) }
+            return try record(erased, reaching: list, by: recorder, handlers)
         }
         // NB: `nil` unless a trace records. Without middleware, the action's span begins with its handlers.
         if let tracer = transaction.tracer {
@@ -32,6 +31,17 @@ extension Dispatcher {
             }
         }
         try forwardThroughMiddleware(erased(), version: middleware, then: list)
+    }
+
+    /// Runs an action through the stores of `list`, recorded by `recorder`.
+    @inline(__always)
+    private func record(
+        _ erased: () -> AnyAction, reaching list: RouteList, by recorder: Unmanaged<JournalRecorder>,
+        _ handlers: (RouteList) throws -> Void
+    ) throws {
+        try recorder._withUnsafeGuaranteedRef { recorder in
+            try recorder.record(erased, reaching: list, in: self) { try handlers(list) }
+        }
     }
 
     /// Runs `action` through the middleware chain of version `middleware`, then through the stores of `list`.

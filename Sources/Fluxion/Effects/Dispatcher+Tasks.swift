@@ -115,7 +115,7 @@ extension Dispatcher {
         }
         for cancel in cancellations { cancel() }
         if let effect = request.effect, !observers.isEmpty {
-            let event = TaskEvent.started(effect, at: Date())
+            let event = TaskEvent.started(effect, at: .readingRealTimeClock())
             for observer in observers { observer(event) }
         }
         let tracked = TrackedTask(
@@ -160,7 +160,7 @@ extension Dispatcher {
             return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers, eventObservers)
         }
         if let effect = task.effect, !eventObservers.isEmpty {
-            let event = TaskEvent.ended(effect, outcome, at: Date())
+            let event = TaskEvent.ended(effect, outcome, at: .readingRealTimeClock())
             for observer in eventObservers { observer(event) }
         }
         for waiter in waiters { waiter.resume() }

@@ -28,6 +28,7 @@ final class JournalRecorder: Sendable {
     /// NB: the action is made where it is needed, so that the one the entry keeps is made in it, uncopied.
     ///
     /// - Throws: ``JournalError/travelling(action:step:)`` while the stores show the past, or what `body` threw.
+    @inline(__always)
     func record<Result>(
         _ action: () -> AnyAction, reaching list: RouteList, in dispatcher: Dispatcher, _ body: () throws -> Result
     ) throws -> Result {
@@ -84,10 +85,11 @@ final class JournalRecorder: Sendable {
     ///
     /// NB: the entry is made in the ring, in place: an entry is large, and copying one costs as much as the
     /// rest of recording it. Only a journal with a file copies it, for its writer.
+    @inline(__always)
     private func record(
         _ action: () -> AnyAction, step: (serial: UInt64, cause: StepCause), changes: () -> JournalEntries.Changes
     ) {
-        let time = Date()
+        let time = Date.readingRealTimeClock()
         guard let writer else {
             return contents.withLock { contents in
                 guard contents.isRecording else {

@@ -63,9 +63,9 @@ final class JournalTracker: @unchecked Sendable {  // touched only by the thread
 
     /// Notes the state of each store of `list` as it is before an action changes it.
     func noteStates(of list: RouteList) {
-        for route in list.routes {
-            // NB: the list holds its routes and their stores: they are lent without reference counts.
-            unowned(unsafe) let route = route
+        // NB: the list holds its routes and their stores: they are lent without reference counts.
+        for index in list.routes.indices {
+            unowned(unsafe) let route = list.routes[index]
             guard let store = route.unretainedStore else { continue }
             let order = route.registration.order
             if order < noted.count, let seen = noted[order],
@@ -96,8 +96,8 @@ final class JournalTracker: @unchecked Sendable {  // touched only by the thread
     /// The changes of the stores of `list` since they were noted, in registration order; notes them anew.
     func changes(of list: RouteList) -> JournalEntries.Changes {
         var changes = JournalEntries.Changes()
-        for route in list.routes {
-            unowned(unsafe) let route = route
+        for index in list.routes.indices {
+            unowned(unsafe) let route = list.routes[index]
             collect(order: route.registration.order, into: &changes)
         }
         return changes
