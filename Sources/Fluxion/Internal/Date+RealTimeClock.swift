@@ -1,11 +1,13 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
+import Musl
+#elseif canImport(Android)
+import Android
 #endif
 
 extension Date {
