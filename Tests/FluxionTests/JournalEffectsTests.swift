@@ -47,6 +47,19 @@ import Testing
         #expect(journal.records[0].description.contains("⇢ effect search: finished"))
     }
 
+    @Test func anEffectIsDatedBetweenTheStepThatStartedItAndItsEnd() async throws {
+        let before = Date()
+        let (_, journal) = try await recordSearch()
+        let after = Date()
+
+        let records = journal.records
+        let effect = try #require(records[0].effects.first)
+        let ended = try #require(effect.ended)
+        #expect(before <= records[0].time && records[0].time <= effect.started)
+        #expect(effect.started <= records[1].time && records[1].time <= ended, "its dispatch is a step of its own")
+        #expect(ended <= after)
+    }
+
     @Test func aJournalFileKeepsCausesAndEffects() async throws {
         let url = temporaryJournalURL()
         defer { try? FileManager.default.removeItem(at: url) }

@@ -18,6 +18,32 @@ import Testing
         #expect(journal.records.last?.changes.first?.diff == [#"books[0]: + "Dune""#])
     }
 
+    @Test func eachStepIsDatedWhenItIsRecorded() throws {
+        let dispatcher = try makeShelfDispatcher()
+        let journal = try Journal(recording: dispatcher)
+
+        let before = Date()
+        try dispatcher.dispatch(.shelve, payload: "Dune")
+        let between = Date()
+        try dispatcher.dispatch(.shelve, payload: "Emma")
+        let after = Date()
+
+        let times = journal.records.map(\.time)
+        #expect(times.count == 2)
+        #expect(before <= times[0] && times[0] <= between, "read from the real-time clock Date() reads")
+        #expect(between <= times[1] && times[1] <= after)
+    }
+
+    @Test func theRealTimeClockReadsWhatDateReads() {
+        let misses = (0..<10_000).filter { _ in
+            let before = Date()
+            let now = Date.readingRealTimeClock()
+            let after = Date()
+            return !(before <= now && now <= after)
+        }
+        #expect(misses.isEmpty, "a step's time is what Date() reads at that moment")
+    }
+
     @Test func recordsTheSameStepsWithMiddlewareOrWithout() throws {
         func session(_ dispatcher: Dispatcher) throws -> [String] {
             let journal = try Journal(recording: dispatcher)
