@@ -37,6 +37,27 @@ import Testing
         #expect(journal.records.map(\.cause) == [.outside, .queued(byStep: 1)])
     }
 
+    @Test func anEffectOfAnotherDispatcherIsNoEffectOfThisOne() async throws {
+        let recorded = try makeRelayDispatcher()
+        let journal = try Journal(recording: recorded)
+        try recorded.dispatch(.relayEnd, payload: 1)  // its step 1 has serial 1, as the other's first step
+        let other = try makeRelayDispatcher()
+        let done = Guarded<Task<Void, any Error>?>(nil)
+        other.addMiddleware(
+            ClosureMiddleware { action, next in
+                // NB: asked for while the action runs: an effect of the other's step 1.
+                let task = other.dispatchTask { _ in try recorded.dispatch(.relayEnd, payload: 2) }
+                done.withLock { $0 = task }
+                return try next(action)
+            })
+
+        try other.dispatch(.relayEnd, payload: 1)
+        try await done.withLock { $0 }?.value
+
+        #expect(journal.records.count == 2)
+        #expect(journal.records.map(\.cause) == [.outside, .outside], "the other's effect is no effect of a step here")
+    }
+
     @Test func aStepListsItsEffectsAndHowTheyEnded() async throws {
         let (_, journal) = try await recordSearch()
 

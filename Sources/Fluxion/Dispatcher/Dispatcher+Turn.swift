@@ -24,12 +24,13 @@ extension Dispatcher {
         let admission = state.withLockWaiting { state in
             admit(.action(name, exclusively: exclusively), from: thread, in: &state) { byHolder in
                 // NB: the holder's own code queues behind its step; others wait with their task's cause.
-                byHolder ? queued(steps.causeOfQueued ?? .ofCurrentTask, nil) : queued(.ofCurrentTask, currentTask)
+                guard byHolder else { return queued(causeOfCurrentTask, currentTask) }
+                return queued(steps.causeOfQueued ?? causeOfCurrentTask, nil)
             }
         }
         switch admission {
         case .joinsTransaction:
-            transaction.enqueue(queued(steps.causeOfQueued ?? .ofCurrentTask, nil))
+            transaction.enqueue(queued(steps.causeOfQueued ?? causeOfCurrentTask, nil))
         case .queued, .takesTurn, .isInsideTurn:
             return
         case .refused:

@@ -8,11 +8,6 @@ enum StepCause: Sendable {
     case queued(by: UInt64)
     /// Dispatched by an effect.
     case effect(EffectTag)
-
-    /// The cause of a dispatch made now by code that is not running a step: an effect's, or outside.
-    static var ofCurrentTask: StepCause {
-        return TrackedTask.currentIfAny?.effect.map(StepCause.effect) ?? .outside
-    }
 }
 
 /// Which effect a task is: the step that asked for it, and its place among that step's effects.

@@ -78,9 +78,9 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
         state.nextSerial = nextSerial
     }
 
-    /// The running step's cause.
-    var cause: StepCause {
-        state.isDirect ? .ofCurrentTask : state.cause
+    /// The running step's cause; `nil` for a step dispatched directly, whose cause is its task's.
+    var queuedCause: StepCause? {
+        state.isDirect ? nil : state.cause
     }
 
     /// The cause of an action the running step's code dispatches; `nil` between steps.
@@ -98,6 +98,6 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
 extension Dispatcher {
     /// The running step's serial and cause; read by the thread holding the dispatch turn.
     var runningStep: (serial: UInt64, cause: StepCause) {
-        (steps.serial, steps.cause)
+        (steps.serial, steps.queuedCause ?? causeOfCurrentTask)
     }
 }
