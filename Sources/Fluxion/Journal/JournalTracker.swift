@@ -40,10 +40,10 @@ final class JournalStore: @unchecked Sendable {  // `count` and `state`: only th
     /// Notes the store's state as it is now, and returns its change from the state noted before.
     func noteChange() -> JournalEntries.Change {
         count = store.commitCount
-        // NB: the state noted before moves into the change, uncopied.
-        var old = store.committedValue
-        swap(&old, &state)
-        return JournalEntries.Change(self, oldState: old, newState: state)
+        let new = store.committedValue
+        // NB: copied, not swapped in: moving the state noted through the stack stalled on its partial writes.
+        defer { state = new }
+        return JournalEntries.Change(self, oldState: state, newState: new)
     }
 }
 
