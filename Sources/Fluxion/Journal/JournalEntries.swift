@@ -87,6 +87,7 @@ struct JournalEntries {
     var last: Entry? { isEmpty ? nil : self[count - 1] }
 
     /// Appends an entry, forgetting the oldest when full.
+    @inline(__always)
     mutating func append(_ entry: consuming Entry) {
         guard ring.count == capacity else { return ring.append(entry) }
         ring[head] = entry
