@@ -15,10 +15,14 @@ extension JournalWriter {
         @exclusivity(unchecked) private var items: [Item] = []
         /// Whether the queue is writing the backlog, or about to: it takes new items before it sleeps.
         @exclusivity(unchecked) private var isAwake = false
+        /// The buffer the queue emptied last, kept while it sleeps for its next wake: the two buffers keep the
+        /// room a burst gave them, so that the dispatching thread does not grow a new one into fresh pages.
+        @exclusivity(unchecked) private var spare: [Item] = []
 
         init(lock: Lock) {
             self.lock = lock
             items.reserveCapacity(JournalWriter.backlogCapacity)
+            spare.reserveCapacity(JournalWriter.backlogCapacity)
         }
 
         /// Adds an item, moved in; returns whether the queue must be woken to write it.
@@ -37,16 +41,28 @@ extension JournalWriter {
 
         /// Takes every item, in order, into `taken`, and keeps `taken`'s buffer, which must be empty, for the
         /// next items: two buffers go back and forth, and adding an item seldom allocates. Returns `false` when
-        /// there is no item, and the queue goes to sleep.
+        /// there is no item, and the queue goes to sleep: `taken`'s buffer is kept for ``takeSpare()``, unless
+        /// a burst grew it beyond ``JournalWriter/keptBacklogCapacity``.
         func take(into taken: inout [Item]) -> Bool {
             lock.lock()
             defer { lock.unlock() }
             guard !items.isEmpty else {
                 isAwake = false
+                if taken.capacity <= JournalWriter.keptBacklogCapacity { swap(&spare, &taken) }
                 return false
             }
             swap(&items, &taken)
             return true
+        }
+
+        /// The buffer the queue emptied last, to take the next items into; on the queue, as it wakes.
+        func takeSpare() -> [Item] {
+            lock.withLock {
+                var taken: [Item] = []
+                swap(&taken, &spare)
+                if taken.capacity == 0 { taken.reserveCapacity(JournalWriter.backlogCapacity) }
+                return taken
+            }
         }
     }
 }

@@ -102,8 +102,7 @@ final class JournalWriter: Sendable {
     /// Writes the backlog, in order, until it is empty; on the writer's queue.
     private func writeBacklog() {
         // NB: the items written are given back emptied, so that the next items fill a buffer already made.
-        var items: [Backlog.Item] = []
-        items.reserveCapacity(Self.backlogCapacity)
+        var items = backlog.takeSpare()
         var text: [UInt8] = []
         while backlog.take(into: &items) {
             defer { items.removeAll(keepingCapacity: true) }
@@ -141,6 +140,10 @@ final class JournalWriter: Sendable {
     /// How many items a backlog's buffer holds before it grows: the writer makes it, so that the dispatching
     /// thread seldom allocates.
     static let backlogCapacity = 256
+
+    /// How many items a backlog's buffer may hold room for and still be kept while the writer sleeps: a
+    /// journal's capacity of steps, by default (about 210 KB); a buffer a bigger burst grew is freed.
+    static let keptBacklogCapacity = 1_024
 
     /// How many bytes of lines are written at once, at most (and one line more).
     static let batchSize = 64 * 1024

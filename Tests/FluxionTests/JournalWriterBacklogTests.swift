@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import Fluxion
+
+/// The buffers a journal's writer and its dispatching thread pass back and forth.
+@Suite(.timeLimit(.minutes(1))) struct JournalWriterBacklogTests {
+    private func resume(_ sequence: Int) -> JournalWriter.Backlog.Item {
+        .resume(after: sequence, states: [], time: Date())
+    }
+
+    /// Hands `count` items over and lets the writer take them and go to sleep; returns what it took.
+    private func burst(of count: Int, through backlog: JournalWriter.Backlog) -> [JournalWriter.Backlog.Item] {
+        for sequence in 0..<count { _ = backlog.add(resume(sequence)) }
+        var taken = backlog.takeSpare()
+        #expect(backlog.take(into: &taken))
+        let items = taken
+        taken.removeAll(keepingCapacity: true)
+        #expect(!backlog.take(into: &taken), "nothing more: the writer sleeps")
+        return items
+    }
+
+    @Test func theWriterKeepsTheBufferItEmptiedWhileItSleeps() {
+        let backlog = JournalWriter.Backlog(lock: Lock())
+
+        #expect(burst(of: 600, through: backlog).count == 600)
+
+        // NB: the buffer the burst grew comes back at the next wake, and the next burst fills the other one.
+        #expect(backlog.takeSpare().capacity >= 600, "a burst's room is kept, so no buffer grows into fresh pages")
+    }
+
+    @Test func aBufferABiggerBurstGrewIsFreed() {
+        let backlog = JournalWriter.Backlog(lock: Lock())
+
+        #expect(burst(of: JournalWriter.keptBacklogCapacity * 2, through: backlog).count == 2_048)
+
+        #expect(backlog.takeSpare().capacity < JournalWriter.keptBacklogCapacity * 2)
+    }
+
+    @Test func aJournalFileStillHasEveryStepAfterBurstsAndPauses() throws {
+        let url = temporaryJournalURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let dispatcher = Dispatcher()
+        try dispatcher.register(MiddlewareSumStore.self)
+        let journal = try Journal(recording: dispatcher, writingTo: url)
+
+        for _ in 0..<3 {
+            for _ in 0..<700 { try dispatcher.dispatch(.both, payload: 1) }
+            journal.flush()
+        }
+        journal.stop()
+
+        let records = try Journal.records(contentsOf: url)
+        #expect(records.map(\.sequence) == Array(1...2_100))
+        #expect(records.last?.changes.first?.diff == ["state: 2099 → 2100"])
+    }
+}
