@@ -3,7 +3,8 @@ import Foundation
 extension JournalRecord {
     /// What made a step run.
     public enum Cause: Sendable, Equatable, CustomStringConvertible {
-        /// A dispatch from outside any step: a view, an action creator, a task started from outside.
+        /// A dispatch from outside any step: a view, an action creator, a task started from outside, or a
+        /// task of another dispatcher, even one of its effects.
         case outside
         /// A dispatch that a handler, an observer or a middleware of step `step` queued; `nil` for a
         /// step the journal did not record (a middleware dropped it, or it is older than the journal).
