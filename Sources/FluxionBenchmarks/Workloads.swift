@@ -140,7 +140,6 @@ enum Workloads {
     /// the time to write it all included.
     static func journal(writingToFile: Bool) throws -> Workload {
         let (dispatcher, store) = try counter()
-        runOneTask(on: dispatcher)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("fluxion-bench-\(UUID()).jsonl")
         let journal = try Journal(recording: dispatcher, writingTo: writingToFile ? file : nil)
         return Workload(writingToFile ? "W13f" : "W13", ops: writingToFile ? 100_000 : 1_000_000) { ops in
@@ -152,20 +151,10 @@ enum Workloads {
         }
     }
 
-    /// Runs one task of `dispatcher` to its end, as an app that has effects does before it records: the
-    /// journal then reads each step's cause from the task that dispatched it, as it does in every full run
-    /// (W14 runs tasks between W13's runs).
-    static func runOneTask(on dispatcher: Dispatcher) {
-        let ended = DispatchSemaphore(value: 0)
-        dispatcher.dispatchTask { _ in ended.signal() }
-        ended.wait()
-    }
-
     /// W13d: W13f's dispatching thread alone: the dispatches are timed, not the writing they hand over,
     /// which is waited for after the clock stops (1,000 steps a run, so that the backlog stays small).
     static func journalDispatching() throws -> Workload {
         let (dispatcher, store) = try counter()
-        runOneTask(on: dispatcher)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("fluxion-bench-\(UUID()).jsonl")
         let journal = try Journal(recording: dispatcher, writingTo: file)
         try? FileManager.default.removeItem(at: file)  // NB: the open file is freed as the journal closes

@@ -58,6 +58,37 @@ import Testing
         #expect(journal.records.map(\.cause) == [.outside, .outside], "the other's effect is no effect of a step here")
     }
 
+    @Test func aTaskAnEffectStartedIsThatEffectEvenAfterTheEffectEnded() async throws {
+        let dispatcher = try makeRelayDispatcher()
+        let journal = try Journal(recording: dispatcher)
+        let (go, release) = AsyncStream.makeStream(of: Void.self)
+        let tasks = Guarded<(effect: Task<Void, any Error>?, child: Task<Void, any Error>?)>((nil, nil))
+        dispatcher.addMiddleware(
+            ClosureMiddleware { action, next in
+                guard action.name == ActionName<Int>.relayEnd.rawValue, tasks.withLock({ $0.effect == nil }) else {
+                    return try next(action)
+                }
+                let effect = dispatcher.dispatchTask { dispatcher in
+                    // NB: a plain task inherits the effect's task-local value, and outlives it.
+                    let child = Task {
+                        for await _ in go { break }
+                        try dispatcher.dispatch(.relayEnd, payload: 2)
+                    }
+                    tasks.withLock { $0.child = child }
+                }
+                tasks.withLock { $0.effect = effect }
+                return try next(action)
+            })
+
+        try dispatcher.dispatch(.relayEnd, payload: 1)
+        try await tasks.withLock { $0.effect }?.value
+        await dispatcher.waitUntilDrained()  // no task of the dispatcher is live: the effect ended
+        release.yield()
+        try await tasks.withLock { $0.child }?.value
+
+        #expect(journal.records.map(\.cause) == [.outside, .effect("#1", step: 1)])
+    }
+
     @Test func aStepListsItsEffectsAndHowTheyEnded() async throws {
         let (_, journal) = try await recordSearch()
 

@@ -24,7 +24,10 @@ extension Dispatcher {
         let admission = state.withLockWaiting { state in
             admit(.action(name, exclusively: exclusively), from: thread, in: &state) { byHolder in
                 // NB: the holder's own code queues behind its step; others wait with their task's cause.
-                guard byHolder else { return queued(causeOfCurrentTask, currentTask) }
+                guard byHolder else {
+                    let task = currentTask
+                    return queued(Self.cause(of: task), task)
+                }
                 return queued(steps.causeOfQueued ?? causeOfCurrentTask, nil)
             }
         }

@@ -34,9 +34,9 @@ public final class Dispatcher: Sendable {
     let middlewareRuns = MiddlewareRuns()
     /// The running step, and the next step's serial; only the thread holding the dispatch turn touches it.
     let steps = StepLedger()
-    /// Whether a task of this dispatcher is registered and not ended yet: `state.turn.hasTasks`, set with
-    /// it, for code to read without the lock; see ``currentTask``.
-    let hasTasks = AtomicFlag()
+    /// Whether this dispatcher ever started a task (set as the first registers, before it runs, and never
+    /// cleared: a task that one starts inherits its task-local value, and may outlive it); see ``currentTask``.
+    let hasStartedTasks = AtomicFlag()
     /// The observers of every store; see `Dispatcher+Observation.swift`.
     let relay = ChangeRelay()
     /// The archivers of the persistent stores, and the persistence error hook.

@@ -105,7 +105,7 @@ extension Dispatcher {
             }
             guard request.effect == nil || state.effectPauses == 0 else { return nil }
             state.turn.hasTasks = true
-            hasTasks.set(true)
+            if !hasStartedTasks.isSet { hasStartedTasks.set(true) }
             let (token, cancellations) = state.tasks.begin(
                 id: request.id, cancellingInFlight: request.cancellingInFlight, parent: request.parent?.token)
             return (token, cancellations, state.taskStarter)
@@ -157,7 +157,6 @@ extension Dispatcher {
         let (waiters, observers, eventObservers) = state.withLock { state in
             state.tasks.end(task.token)
             state.turn.hasTasks = state.tasks.count > 0
-            hasTasks.set(state.turn.hasTasks)
             let eventObservers = task.effect == nil ? [] : Array(state.taskEventObservers.values)
             return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers, eventObservers)
         }
@@ -171,18 +170,23 @@ extension Dispatcher {
 
     /// The tracked task of this dispatcher the running code belongs to, if any.
     ///
-    /// NB: a task is registered before its code runs and forgotten after it ends, so code that reads
-    /// `hasTasks` unset belongs to no task of this dispatcher: the task-local value, which costs a tenth
-    /// of a recorded dispatch, is read only while some task of this dispatcher is live.
+    /// NB: a task is registered before its code runs, so code that reads `hasStartedTasks` unset belongs to
+    /// no task of this dispatcher: the task-local value, which costs a tenth of a recorded dispatch, is
+    /// read only by a dispatcher that started tasks.
     var currentTask: TrackedTask? {
-        guard hasTasks.isSet else { return nil }
+        guard hasStartedTasks.isSet else { return nil }
         return TrackedTask.currentIfAny.flatMap { $0.dispatcher == ObjectIdentifier(self) ? $0 : nil }
     }
 
     /// The cause of a dispatch made now by code that is not running a step: an effect of this dispatcher
     /// (the task-local value of another dispatcher's effect names a step of that one), or outside.
     var causeOfCurrentTask: StepCause {
-        currentTask?.effect.map(StepCause.effect) ?? .outside
+        Self.cause(of: currentTask)
+    }
+
+    /// The cause of a dispatch by the code of `task`: the effect it is, if it is one, or outside.
+    static func cause(of task: TrackedTask?) -> StepCause {
+        task?.effect.map(StepCause.effect) ?? .outside
     }
 
     /// Whether `task` was cancelled through the dispatcher (and still runs).

@@ -42,13 +42,13 @@ extension JournalWriter {
         /// Takes every item, in order, into `taken`, and keeps `taken`'s buffer, which must be empty, for the
         /// next items: two buffers go back and forth, and adding an item seldom allocates. Returns `false` when
         /// there is no item, and the queue goes to sleep: `taken`'s buffer is kept for ``takeSpare()``, unless
-        /// a burst grew it beyond ``JournalWriter/keptBacklogCapacity``.
+        /// a burst grew it beyond ``JournalWriter/keptBacklogBytes``.
         func take(into taken: inout [Item]) -> Bool {
             lock.lock()
             defer { lock.unlock() }
             guard !items.isEmpty else {
                 isAwake = false
-                if taken.capacity <= JournalWriter.keptBacklogCapacity { swap(&spare, &taken) }
+                if taken.capacity * MemoryLayout<Item>.stride <= JournalWriter.keptBacklogBytes { swap(&spare, &taken) }
                 return false
             }
             swap(&items, &taken)

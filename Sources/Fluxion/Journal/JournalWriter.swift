@@ -141,9 +141,10 @@ final class JournalWriter: Sendable {
     /// thread seldom allocates.
     static let backlogCapacity = 256
 
-    /// How many items a backlog's buffer may hold room for and still be kept while the writer sleeps: a
-    /// journal's capacity of steps, by default (about 210 KB); a buffer a bigger burst grew is freed.
-    static let keptBacklogCapacity = 1_024
+    /// How many bytes of room a buffer of the backlog may have and still be kept while the writer sleeps:
+    /// room for a journal's default capacity of steps (1,000 take about 210 KB, a little more as `malloc`
+    /// rounds); the writer does not keep a buffer a bigger burst grew.
+    static let keptBacklogBytes = 256 * 1_024
 
     /// How many bytes of lines are written at once, at most (and one line more).
     static let batchSize = 64 * 1024
