@@ -23,12 +23,10 @@ extension Dispatcher {
         let thread = ThreadID.current
         let admission = state.withLockWaiting { state in
             admit(.action(name, exclusively: exclusively), from: thread, in: &state) { byHolder in
-                // NB: the holder's own code queues behind its step; others wait with their task's cause.
-                guard byHolder else {
-                    let task = currentTask
-                    return queued(Self.cause(of: task), task)
-                }
-                return queued(steps.causeOfQueued ?? causeOfCurrentTask, nil)
+                // NB: the holder's own code queues behind its step; others wait with their task's cause. One
+                // expression: a closure of statements was not inlined, and its context retained the dispatcher,
+                // a weakly referenced object whose counts take a slow path (W1: 1,879 instructions, not 1,438).
+                byHolder ? queued(steps.causeOfQueued ?? causeOfCurrentTask, nil) : queuedByItsTask(queued)
             }
         }
         switch admission {

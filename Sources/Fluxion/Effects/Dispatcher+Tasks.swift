@@ -189,6 +189,12 @@ extension Dispatcher {
         task?.effect.map(StepCause.effect) ?? .outside
     }
 
+    /// The action `queued` makes for the running code's task, with that task's cause.
+    func queuedByItsTask(_ queued: (StepCause, TrackedTask?) -> QueuedAction) -> QueuedAction {
+        let task = currentTask
+        return queued(Self.cause(of: task), task)
+    }
+
     /// Whether `task` was cancelled through the dispatcher (and still runs).
     func isCancelled(_ task: TrackedTask) -> Bool {
         state.withLock { $0.tasks.isCancelled(task.token) }
