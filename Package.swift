@@ -26,6 +26,8 @@ let package = Package(
         .executableTarget(name: "FluxionCrashWriter", dependencies: ["Fluxion"]),
         .testTarget(name: "FluxionTests", dependencies: ["Fluxion", "FluxionCrashWriter"]),
         .testTarget(name: "FluxionTestingTests", dependencies: ["FluxionTesting"]),
+        // A reference model of the documented promises, and random programs checked against it.
+        .testTarget(name: "ModelTests", dependencies: ["Fluxion"]),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "FluxionTesting"]),
         // The code of the DocC guides, as an app's module would hold it: compiled, run, and checked verbatim.
         .testTarget(name: "GuideTests", dependencies: ["Fluxion", "FluxionTesting"]),

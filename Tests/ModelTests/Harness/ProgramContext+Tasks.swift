@@ -1,0 +1,113 @@
+import Fluxion
+import Foundation
+
+// The tasks of a program: each waits at its gate until the program opens it, then dispatches.
+extension ProgramContext {
+    /// Starts `plan` as a tracked task with `dispatchTask`, from wherever the caller runs.
+    func startTask(_ plan: TaskPlan, on dispatcher: Dispatcher) {
+        let work: @Sendable (Dispatcher) async throws -> Void = { [self] in try await self.work(plan, $0) }
+        if let id = plan.id {
+            dispatcher.dispatchTask(id: id, cancelInFlight: plan.cancelInFlight, work)
+        } else {
+            dispatcher.dispatchTask(work)
+        }
+    }
+
+    /// Asks `effects` for `plan` as an effect.
+    func ask(_ effects: Effects, for plan: TaskPlan) {
+        effects.run(id: plan.id ?? "", cancelInFlight: plan.cancelInFlight) { [self] in
+            try await self.work(plan, $0)
+        }
+    }
+
+    /// The work of a tracked task: start its child, wait at its gate, dispatch, and linger if asked.
+    func work(_ plan: TaskPlan, _ dispatcher: Dispatcher) async throws {
+        let task = Self.currentTask
+        seen.withLock {
+            $0.unfinished.insert(task)
+            $0.taskLog[plan.gate, default: []].append("began")
+        }
+        if let child = plan.child { startChild(child, on: dispatcher) }
+        try await park(plan.gate, tracked: true)
+        guard let command = plan.dispatches else { return log(plan.gate, "done") }
+        try dispatchLogging(command, gate: plan.gate, on: dispatcher)
+        if plan.lingers { try await park(-plan.gate, tracked: true) }
+    }
+
+    private func dispatchLogging(_ command: Command, gate: Int, on dispatcher: Dispatcher) throws {
+        do {
+            try dispatcher.dispatch(.op, payload: command)
+            log(gate, "returned")
+        } catch {
+            log(gate, Self.describe(error))
+            throw error
+        }
+    }
+
+    /// A plain `Task` started inside a tracked one: it inherits the task's locals, not its tracking.
+    private func startChild(_ child: ChildPlan, on dispatcher: Dispatcher) {
+        seen.withLock { $0.plainRunning += 1 }
+        Task { [self] in
+            defer { seen.withLock { $0.plainRunning -= 1 } }
+            log(child.gate, "began")
+            do {
+                try await park(child.gate, tracked: false)
+                try dispatchLogging(child.dispatches, gate: child.gate, on: dispatcher)
+            } catch {}
+        }
+    }
+
+    /// Waits until the program opens `gate`; throws `CancellationError` if the task is cancelled first.
+    func park(_ gate: Int, tracked: Bool) async throws {
+        do { try await waitAtGate(gate, tracked: tracked) } catch {
+            log(gate, "cancelled")
+            throw error
+        }
+    }
+
+    private func waitAtGate(_ gate: Int, tracked: Bool) async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                seen.withLock { seen in
+                    if seen.opened.contains(gate) { return continuation.resume() }
+                    if seen.closed || seen.cancelledGates.contains(gate) { return continuation.resume(throwing: CancellationError()) }
+                    seen.waiting[gate] = (continuation, tracked)
+                }
+            }
+        } onCancel: {
+            seen.withLock { seen in
+                guard let (continuation, _) = seen.waiting.removeValue(forKey: gate) else {
+                    return _ = seen.cancelledGates.insert(gate)
+                }
+                continuation.resume(throwing: CancellationError())
+            }
+        }
+    }
+
+    /// Opens `gate`: the task waiting there (or the next to arrive) goes on.
+    func open(_ gate: Int) {
+        seen.withLock { seen in
+            seen.opened.insert(gate)
+            seen.waiting.removeValue(forKey: gate)?.0.resume()
+        }
+    }
+
+    /// Blocks until every task of `dispatcher` and every plain task waits at a gate or has ended.
+    ///
+    /// - Returns: `false` if they did not within `timeout` seconds.
+    func settle(_ dispatcher: Dispatcher, timeout: TimeInterval = 5) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            // NB: a task can start, park or end between two reads: settled only if nothing changed meanwhile.
+            let mark = seen.mark
+            let running = dispatcher.runningTaskCount
+            let settled = seen.withLockUnchanged { seen in
+                running == seen.parkedTracked && seen.unfinished.count == seen.parkedTracked
+                    && seen.plainRunning == seen.parkedPlain
+            }
+            if settled, dispatcher.runningTaskCount == running, seen.mark == mark { return true }
+            seen.waitForChange(since: mark, timeout: 0.05)
+        }
+        return false
+    }
+}

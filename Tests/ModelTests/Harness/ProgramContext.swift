@@ -1,0 +1,95 @@
+import Fluxion
+import Foundation
+
+/// What one program's real dispatcher needs at run time: its gates, the reactions the program armed,
+/// and what its observers, tasks and hooks saw. Handlers, effects and observers find it by their dispatcher.
+final class ProgramContext: Sendable {
+    /// What the program has seen so far, and the gates its tasks wait at.
+    struct Seen {
+        var observed: [String] = []
+        var reports: [String] = []
+        var taskLog: [Int: [String]] = [:]
+        var opened: Set<Int> = []
+        var cancelledGates: Set<Int> = []
+        /// The tasks waiting at a gate, and whether each is tracked.
+        var waiting: [Int: (CheckedContinuation<Void, any Error>, Bool)] = [:]
+        /// How many tracked tasks, and how many plain ones, wait at a gate.
+        var parkedTracked: Int { waiting.values.count { $0.1 } }
+        var parkedPlain: Int { waiting.values.count { !$0.1 } }
+        var plainRunning = 0
+        /// The tracked tasks whose work began and whose end the dispatcher has not yet told (by the
+        /// current task's hash): the journal notes an effect's end before it is told.
+        var unfinished: Set<Int> = []
+        var observerArms: [Int: [Reaction]] = [:]
+        var middlewareArms: [MiddlewareReaction] = []
+        var keptEffects: Effects?
+        /// Set when the program ended: a task arriving at a gate is cancelled there.
+        var closed = false
+    }
+
+    let seen = Monitor(Seen())
+    /// The store whose handler appends a different value (a replay that must not match), if any.
+    let divergence: Int?
+    private let journalBox = Locked<Journal?>(nil)
+
+    private static let contexts = Locked<[ObjectIdentifier: ProgramContext]>([:])
+
+    init(for dispatcher: Dispatcher, divergence: Int? = nil) {
+        self.divergence = divergence
+        Self.contexts.withLock { $0[ObjectIdentifier(dispatcher)] = self }
+        dispatcher.onTaskError = { [seen] error in
+            let id = error.taskID.map { "\($0)" } ?? "nil"
+            seen.withLock { $0.reports.append("task \(error.kind) \(id)") }
+        }
+        dispatcher.onQueuedError = { [seen] action, error in
+            seen.withLock { $0.reports.append("queued \(action.name) \(Self.describe(error))") }
+        }
+        dispatcher.observeTaskEnds { [seen] in
+            let task = Self.currentTask
+            seen.withLock { _ = $0.unfinished.remove(task) }
+        }
+    }
+
+    /// The hash of the running task: the task that ends is the one that tells its end.
+    static var currentTask: Int {
+        withUnsafeCurrentTask { $0?.hashValue ?? 0 }
+    }
+
+    /// Forgets the context of `dispatcher` (at the end of its program).
+    static func forget(_ dispatcher: Dispatcher) {
+        _ = contexts.withLock { $0.removeValue(forKey: ObjectIdentifier(dispatcher)) }
+    }
+
+    static func of(_ dispatcher: Dispatcher) -> ProgramContext? {
+        contexts.withLock { $0[ObjectIdentifier(dispatcher)] }
+    }
+
+    var journal: Journal? {
+        get { journalBox.withLock { $0 } }
+        set { journalBox.withLock { $0 = newValue } }
+    }
+
+    var keptEffects: Effects? { seen.withLock { $0.keptEffects } }
+
+    func keepEffects(_ effects: Effects) {
+        seen.withLock { $0.keptEffects = effects }
+    }
+
+    /// How an error reads in the logs: its kind, not its wording.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case is CancellationError: "cancelled"
+        case let rejected as Rejected: "\(rejected)"
+        case is MiddlewareFailed: "middlewareFailed"
+        case let error as JournalError:
+            if case .travelling = error { "travelling" } else { "journal" }
+        case let error as FluxionError:
+            if case .batchInsideAction = error { "batchInsideAction" } else { "fluxion" }
+        default: "\(type(of: error))"
+        }
+    }
+
+    func log(_ gate: Int, _ event: String) {
+        seen.withLock { $0.taskLog[gate, default: []].append(event) }
+    }
+}

@@ -1,0 +1,161 @@
+import Fluxion
+import Foundation
+
+/// A program's real dispatcher: four stores (two persistent), an observer on each, the program's
+/// middleware and a journal writing a file. It applies operations and reports what can be seen.
+final class RealRun {
+    let dispatcher = Dispatcher()
+    let context: ProgramContext
+    let journal: Journal
+    let storage = InMemoryStateStorage()
+    let fileURL: URL
+    private var suspensions: [DispatchSuspension] = []
+    private var tokens: [ObservationToken] = []
+
+    init() throws {
+        context = ProgramContext(for: dispatcher)
+        let storage = storage
+        let persistence = { (key: String) in
+            Persistence<Items>(storage: storage, key: key, debounce: .seconds(3_600))
+        }
+        try dispatcher.register(StoreA.self, persistence: persistence("A"))
+        try dispatcher.register(StoreB.self, persistence: persistence("B"))
+        try dispatcher.register(StoreC.self)
+        try dispatcher.register(StoreD.self)
+        let (context, dispatcher) = (context, dispatcher)
+        fileURL = FileManager.default.temporaryDirectory.appendingPathComponent("model-\(UUID().uuidString).jsonl")
+        journal = try Journal(recording: dispatcher, writingTo: fileURL)
+        context.journal = journal
+        tokens = [
+            Self.observe(try dispatcher.store(StoreA.self), 0, context, dispatcher),
+            Self.observe(try dispatcher.store(StoreB.self), 1, context, dispatcher),
+            Self.observe(try dispatcher.store(StoreC.self), 2, context, dispatcher),
+            Self.observe(try dispatcher.store(StoreD.self), 3, context, dispatcher),
+        ]
+        _ = dispatcher.addMiddleware(ModelMiddleware(context: context))
+    }
+
+    private static func observe<S: ItemList>(
+        _ store: Store<S>, _ index: Int, _ context: ProgramContext, _ dispatcher: Dispatcher
+    ) -> ObservationToken {
+        store.observe { [context, weak dispatcher] change in
+            guard let dispatcher else { return }
+            context.heard(
+                index, old: change.oldState.items, new: change.newState.items, action: change.action.name,
+                on: dispatcher)
+        }
+    }
+
+    /// Applies `operation`, waits until its tasks settle, and returns what it returned or threw.
+    func apply(_ operation: Operation) -> String {
+        var outcome = "ok"
+        func attempt(_ body: () throws -> Void) {
+            do { try body() } catch { outcome = "threw \(ProgramContext.describe(error))" }
+        }
+        switch operation {
+        case .dispatch(let command): attempt { try dispatcher.dispatch(.op, payload: command) }
+        case .dispatchBypassingSuspension(let command):
+            attempt { try dispatcher.dispatchBypassingSuspension(.op, payload: command) }
+        case .batch(let commands, let store, let tag, let aborts):
+            attempt {
+                try dispatcher.batch { batch in
+                    for command in commands { try batch.dispatch(.op, payload: command) }
+                    if let store { try Self.mutate(batch, store, appending: tag) }
+                    if aborts { throw Aborted() }
+                }
+            }
+        case .batchSteppingBack(let command):
+            attempt {
+                try dispatcher.batch { [journal, context] batch in
+                    do {
+                        try journal.stepBack()
+                        context.report("batch stepBack moved")
+                    } catch {
+                        context.report("batch stepBack refused")
+                    }
+                    try batch.dispatch(.op, payload: command)
+                }
+            }
+            if outcome != "ok", outcome != "threw travelling" { outcome = "threw refused" }
+        case .startTask(let plan): context.startTask(plan, on: dispatcher)
+        case .proceed(let gate): context.open(gate)
+        case .cancelTasks(let id): dispatcher.cancelTasks(id: id)
+        case .cancelAllTasks: dispatcher.cancelAllTasks()
+        case .suspend: suspensions.append(dispatcher.suspend())
+        case .release: suspensions.popLast()?.release()
+        case .stepBack: attempt { try journal.stepBack() }
+        case .stepForward: attempt { try journal.stepForward() }
+        case .returnToPresent: attempt { try journal.returnToPresent() }
+        case .resumeDiscardingLaterSteps: journal.resumeDiscardingLaterSteps()
+        case .armObserver(let store, let reaction): context.arm(observerOf: store, reaction)
+        case .armMiddleware(let reaction): context.arm(reaction)
+        case .flush: dispatcher.flush()
+        }
+        if !context.settle(dispatcher) { outcome += " (tasks did not settle)" }
+        return outcome
+    }
+
+    private static func mutate(_ batch: DispatchBatch, _ store: Int, appending tag: Int) throws {
+        switch store {
+        case 0: try batch.mutate(StoreA.self) { $0.items.append(tag) }
+        case 1: try batch.mutate(StoreB.self) { $0.items.append(tag) }
+        case 2: try batch.mutate(StoreC.self) { $0.items.append(tag) }
+        default: try batch.mutate(StoreD.self) { $0.items.append(tag) }
+        }
+    }
+
+    /// What can be seen now; `outcome` is the last operation's.
+    func world(outcome: String, withArchive: Bool) -> World {
+        let seen = context.seen.withLock { $0 }
+        var world = World()
+        world.states = Self.states(of: dispatcher)
+        world.observed = seen.observed
+        world.records = journal.records.map(Self.line)
+        world.taskLog = seen.taskLog
+        world.reports = seen.reports
+        world.outcome = outcome
+        world.running = dispatcher.runningTaskCount
+        if withArchive {
+            world.archive = storage.archives.compactMapValues { data in
+                (try? JSONDecoder().decode(Archive.self, from: data))?.state.items
+            }
+        }
+        return world
+    }
+
+    static func states(of dispatcher: Dispatcher) -> [[Int]] {
+        [
+            (try? dispatcher.store(StoreA.self).state.items) ?? [-1],
+            (try? dispatcher.store(StoreB.self).state.items) ?? [-1],
+            (try? dispatcher.store(StoreC.self).state.items) ?? [-1],
+            (try? dispatcher.store(StoreD.self).state.items) ?? [-1],
+        ]
+    }
+
+    static func line(_ record: JournalRecord) -> String {
+        RecordText.line(
+            sequence: record.sequence, name: record.name, cause: "\(record.cause)",
+            stores: record.changes.map(\.store),
+            effects: record.effects.map { "\($0.name): \($0.outcome.map { "\($0)" } ?? "running")" })
+    }
+
+    /// Ends the program: cancels its tasks and gates, releases its suspensions, stops the journal.
+    func close() {
+        context.close()
+        dispatcher.cancelAllTasks()
+        _ = context.settle(dispatcher, timeout: 2)
+        while let suspension = suspensions.popLast() { suspension.release() }
+        journal.stop()
+        tokens.forEach { $0.cancel() }
+        ProgramContext.forget(dispatcher)
+        try? FileManager.default.removeItem(at: fileURL)
+    }
+}
+
+/// An archive as persistence writes it.
+private struct Archive: Decodable {
+    let state: Items
+}
+
+/// The error a batch closure throws to abort.
+struct Aborted: Error {}

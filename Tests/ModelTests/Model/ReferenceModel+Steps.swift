@@ -1,0 +1,140 @@
+// Steps: an action, or a batch, through the handlers, committed whole or not at all; then its
+// observers, then what it queued and the tasks it started, first in, first out.
+extension ReferenceModel {
+    /// Runs one step; returns its error (nothing of it is kept then), or `nil` once it committed.
+    mutating func runStep(_ action: StepAction, cause: String) -> String? {
+        let sequence = nextSequence
+        var staged = present
+        var deferred: [Queued] = []
+        var handled: Set<Int> = []
+        var failure: String?
+        let name: String
+        switch action {
+        case .op(let command):
+            name = "model.op"
+            if let error = handle(command, in: &staged, deferring: &deferred, handled: &handled, step: sequence) {
+                return error
+            }
+        case .batch(let commands, let store, let tag, let aborts):
+            name = "Fluxion.batch"
+            for command in commands {
+                if let error = handle(command, in: &staged, deferring: &deferred, handled: &handled, step: sequence) {
+                    return error
+                }
+                if let error = passMiddleware(deferring: &deferred, step: sequence) { return error }
+            }
+            if let store { staged[store].append(tag) }
+            if aborts { return "Aborted" }
+        }
+        commit(staged, name: name, cause: cause, handled: handled, deferring: deferred)
+        if case .op = action {
+            // NB: a middleware's code after `next` runs once the step has committed and its observers heard it.
+            var late: [Queued] = []
+            failure = passMiddleware(deferring: &late, step: sequence)
+            queue.append(contentsOf: late)
+        }
+        return failure
+    }
+
+    /// Runs the handlers of every store for `command`, in their order, on the staged states.
+    private mutating func handle(
+        _ command: Command, in staged: inout [[Int]], deferring deferred: inout [Queued], handled: inout Set<Int>,
+        step: Int
+    ) -> String? {
+        let order = ModelHandler.order(command)
+        let touched = order.filter(command.touches.contains)
+        for store in order {
+            if command.throwsIn == store { return "Rejected(\(command.tag))" }
+            guard command.touches.contains(store) else { continue }
+            staged[store].append(command.tag)
+            handled.insert(store)
+            if touched.first == store {
+                for follow in command.then {
+                    switch follow {
+                    case .dispatch(let next): deferred.append(.step(next, cause: "queued by #\(step)"))
+                    case .effect(let plan): deferred.append(.start(plan, step: step))
+                    }
+                }
+            }
+            if command.reusesEffects, touched.count > 1, touched.last == store { report("task refused late") }
+        }
+        return nil
+    }
+
+    /// What the program's middleware does after `next` returned for an `op`: its error, if it throws.
+    private mutating func passMiddleware(deferring deferred: inout [Queued], step: Int) -> String? {
+        guard !middlewareArms.isEmpty else { return nil }
+        switch middlewareArms.removeFirst() {
+        case .throwAfterNext: return "middlewareFailed"
+        case .startTask(let plan):
+            deferred.append(.start(plan, step: step))
+            return nil
+        }
+    }
+
+    /// Makes `staged` the present, journals the step, queues what it deferred, and tells each changed
+    /// store's observer, which reacts as armed.
+    private mutating func commit(
+        _ staged: [[Int]], name: String, cause: String, handled: Set<Int>, deferring deferred: [Queued]
+    ) {
+        let changed = (0..<4).filter { staged[$0] != present[$0] }
+        let old = present
+        present = staged
+        world.states = staged
+        unsaved.formUnion(changed.filter { $0 < 2 })
+        let sequence = nextSequence
+        nextSequence += 1
+        steps.append(
+            ModelStep(id: steps.count + droppedSteps.count, sequence: sequence, name: name, cause: cause, changed: changed, states: staged, handled: handled))
+        queue.append(contentsOf: deferred)
+        for store in changed {
+            world.observed.append("\(ModelHandler.storeNames[store]) \(old[store]) → \(staged[store]) by \(name)")
+            if let reaction = takeObserverArm(store) { react(reaction, inStep: sequence) }
+        }
+    }
+
+    /// What an armed observer does, hearing a step's change (`step`) or a time-travel move (`nil`).
+    mutating func react(_ reaction: Reaction, inStep step: Int?) {
+        switch reaction {
+        case .dispatch(let command):
+            if let step {
+                queue.append(.step(command, cause: "queued by #\(step)"))
+            } else if isTravelling {
+                report("queued model.op travelling")
+            } else {
+                queue.append(.step(command, cause: "outside"))
+            }
+        case .startTask(let plan):
+            // NB: a task an observer of a move starts belongs to no recorded step.
+            if let step { queue.append(.start(plan, step: step)) } else { start(plan, as: .effect(step: 0)) }
+        case .stepBack: report("observer stepBack refused")
+        case .cancelTasks(let id): cancel { $0.plan.id == id }
+        }
+    }
+
+    mutating func takeObserverArm(_ store: Int) -> Reaction? {
+        guard var arms = observerArms[store], !arms.isEmpty else { return nil }
+        defer { observerArms[store] = arms }
+        return arms.removeFirst()
+    }
+
+    /// Runs what the steps queued, first in, first out, until nothing is left.
+    mutating func drainQueue() {
+        while !queue.isEmpty {
+            switch queue.removeFirst() {
+            case .step(let command, let cause):
+                if let error = runStep(.op(command), cause: cause) { report("queued model.op \(error)") }
+            case .start(let plan, let step):
+                start(plan, as: .effect(step: step))
+            case .released(.outside(let command)):
+                if isTravelling {
+                    report("queued model.op travelling")
+                } else if let error = runStep(.op(command), cause: "outside") {
+                    report("queued model.op \(error)")
+                }
+            case .released(.task(let dispatch)):
+                deliver(dispatch)
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Runs a program on a real dispatcher and on the model side by side, comparing after each operation.
+enum ModelCheck {
+    /// Where a program first broke a promise.
+    struct Failure: Error, CustomStringConvertible {
+        /// The operation after which the worlds differed (`operations.count` for the final replay).
+        let index: Int
+        let operation: String
+        let differences: [String]
+
+        var description: String {
+            "after operation \(index) (\(operation)):\n" + differences.joined(separator: "\n")
+        }
+    }
+
+    /// Runs `program` on this thread, which may block: never a thread of the cooperative pool.
+    static func run(_ program: Program) -> Failure? {
+        let real: RealRun
+        do { real = try RealRun() } catch {
+            return Failure(index: -1, operation: "setting up", differences: ["\(error)"])
+        }
+        defer { real.close() }
+        var model = ReferenceModel()
+        for (index, operation) in program.operations.enumerated() {
+            let outcome = real.apply(operation)
+            model.apply(operation)
+            let isFlush = operation == .flush
+            let differences = real.world(outcome: outcome, withArchive: isFlush).differences(from: model.world)
+            if !differences.isEmpty {
+                return Failure(index: index, operation: "\(operation)", differences: differences)
+            }
+        }
+        guard program.replays else { return nil }
+        let replayed = real.replayOutcome(divergence: program.divergence)
+        let expected = model.replayOutcome(divergence: program.divergence)
+        guard replayed == expected else {
+            return Failure(
+                index: program.operations.count, operation: "replay",
+                differences: zip(replayed, expected).filter { $0 != $1 }.map { "real:  \($0)\n    model: \($1)" })
+        }
+        return nil
+    }
+
+    /// Runs `program` on a thread of its own, and awaits its outcome.
+    static func check(_ program: Program) async -> Failure? {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: run(program)) }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    /// Runs `count` programs from `seed` on one thread; the first failure, shrunk, with its seed.
+    static func search(seed: UInt64, count: Int, length: Int, avoiding: OpenDefects) -> (
+        seed: UInt64, program: Program, failure: Failure
+    )? {
+        for offset in 0..<UInt64(count) {
+            var generator = ProgramGenerator(seed: seed &+ offset, avoiding: avoiding)
+            let program = generator.program(length: length)
+            if let failure = run(program) {
+                let (shrunk, shrunkFailure) = Shrinker.shrink(program, failure, avoiding: avoiding)
+                return (seed &+ offset, shrunk, shrunkFailure)
+            }
+        }
+        return nil
+    }
+}

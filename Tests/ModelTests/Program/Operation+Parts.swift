@@ -1,0 +1,79 @@
+// What an operation holds, read by the switches of `OpenDefects`.
+extension Operation {
+    /// Every command in it, those its effects, tasks and reactions dispatch included.
+    var commands: [Command] {
+        var commands: [Command] = []
+        var plans: [TaskPlan] = []
+        collect(into: &commands, &plans)
+        return commands
+    }
+
+    /// Every task plan in it, effects included; a task it starts from outside comes first.
+    var plans: [TaskPlan] {
+        var commands: [Command] = []
+        var plans: [TaskPlan] = []
+        collect(into: &commands, &plans)
+        return plans
+    }
+
+    private func collect(into commands: inout [Command], _ plans: inout [TaskPlan]) {
+        switch self {
+        case .dispatch(let command), .dispatchBypassingSuspension(let command), .batchSteppingBack(let command),
+            .armObserver(_, .dispatch(let command)):
+            Self.collect(command, into: &commands, &plans)
+        case .batch(let batch, _, _, _): for command in batch { Self.collect(command, into: &commands, &plans) }
+        case .startTask(let plan), .armObserver(_, .startTask(let plan)), .armMiddleware(.startTask(let plan)):
+            Self.collect(plan, into: &commands, &plans)
+        default: break
+        }
+    }
+
+    private static func collect(_ command: Command, into commands: inout [Command], _ plans: inout [TaskPlan]) {
+        commands.append(command)
+        for follow in command.then {
+            switch follow {
+            case .dispatch(let next): collect(next, into: &commands, &plans)
+            case .effect(let plan): collect(plan, into: &commands, &plans)
+            }
+        }
+    }
+
+    private static func collect(_ plan: TaskPlan, into commands: inout [Command], _ plans: inout [TaskPlan]) {
+        plans.append(plan)
+        if let command = plan.dispatches { collect(command, into: &commands, &plans) }
+        if let child = plan.child { collect(child.dispatches, into: &commands, &plans) }
+    }
+
+    /// Whether a handler it runs queues an action (directly, or in what its tasks dispatch).
+    var queuesFromHandlers: Bool {
+        commands.contains { $0.then.contains { if case .dispatch = $0 { true } else { false } } }
+    }
+
+    /// Whether a command in it touches `store` (or throws there), it mutates `store`, or it arms its observer.
+    func reachesStore(_ store: Int) -> Bool {
+        switch self {
+        case .batch(_, store?, _, _), .armObserver(store, _): return true
+        default: return commands.contains { $0.touches.contains(store) || $0.throwsIn == store }
+        }
+    }
+
+    var isMove: Bool {
+        [.stepBack, .stepForward, .returnToPresent].contains(self)
+    }
+
+    var isBatchSteppingBack: Bool {
+        if case .batchSteppingBack = self { true } else { false }
+    }
+
+    var startsTaskFromOutside: Bool {
+        if case .startTask = self { true } else { false }
+    }
+
+    var armsObserverCancelling: Bool {
+        if case .armObserver(_, .cancelTasks) = self { true } else { false }
+    }
+
+    var armsObserverStartingTask: Bool {
+        if case .armObserver(_, .startTask) = self { true } else { false }
+    }
+}
