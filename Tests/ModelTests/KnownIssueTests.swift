@@ -115,7 +115,7 @@ import Testing
                     operations: [
                         .dispatch(
                             Command(
-                                tag: 3, touches: [3],
+                                tag: 3, touches: [0],
                                 then: [
                                     .effect(
                                         TaskPlan(
@@ -123,10 +123,11 @@ import Testing
                                             dispatches: Command(
                                                 tag: 4, touches: [2],
                                                 then: [
-                                                    .effect(TaskPlan(id: "c", cancelInFlight: true, gate: 7, dispatches: nil)),
-                                                    .dispatch(Command(tag: 5, touches: [1])),
+                                                    .effect(TaskPlan(id: "c", cancelInFlight: true, gate: 7, dispatches: nil))
                                                 ])))
                                 ])),
+                        .armObserver(store: 2, .dispatch(Command(tag: 12, touches: [0, 2]))),
+                        .armObserver(store: 2, .dispatch(Command(tag: 16, touches: [1, 2]))),
                         .proceed(gate: 5),
                     ], replays: false))
         }
