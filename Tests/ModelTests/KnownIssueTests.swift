@@ -7,9 +7,10 @@ import Testing
     @Test func aReplayRunsAFollowUpOnce() async {
         await withKnownIssue("a replay runs a follow-up a handler queues, and its journal line too") {
             await expectModelHolds(
-                Program(operations: [
-                    .dispatch(Command(tag: 11, touches: [0], then: [.dispatch(Command(tag: 12, touches: [0]))]))
-                ]))
+                Program(
+                    operations: [
+                        .dispatch(Command(tag: 11, touches: [0], then: [.dispatch(Command(tag: 12, touches: [0]))]))
+                    ], factoryStartsTask: false))
         }
     }
 
@@ -104,7 +105,7 @@ import Testing
                     .armObserver(store: 0, .startTask(TaskPlan(id: "b", gate: 3, dispatches: Command(tag: 6, touches: [2])))),
                     .armMiddleware(.throwAfterNext),
                     .dispatch(Command(tag: 12, touches: [0])),
-                ]))
+                ], replays: false))
         }
     }
 
@@ -160,7 +161,49 @@ import Testing
                     .stepBack,
                     .resumeDiscardingLaterSteps,
                     .proceed(gate: 7),
-                ]))
+                ], factoryStartsTask: false))
+        }
+    }
+
+    @Test func aTaskAwaitingTheDrainDoesNotWaitForItself() async {
+        await withKnownIssue("waitUntilDrained() awaited from a tracked task waits for itself forever") {
+            await expectModelHolds(
+                Program(
+                    operations: [
+                        .startTask(TaskPlan(id: "a", gate: 1, dispatches: Command(tag: 1, touches: [0]), drains: true)),
+                        .proceed(gate: 1),
+                    ], replays: false))
+        }
+    }
+
+    @Test func aReplayStartsNoTaskOfAStoreFactory() async {
+        await withKnownIssue("a replay starts a store factory's task live") {
+            await expectModelHolds(Program(operations: [.dispatch(Command(tag: 1, touches: [2]))]))
+        }
+    }
+
+    @Test func aSecondJournalIsRefused() async {
+        await withKnownIssue("a second Journal on one dispatcher silently replaces the first") {
+            await expectModelHolds(
+                Program(
+                    operations: [.attachSecondJournal, .dispatch(Command(tag: 1, touches: [0]))],
+                    factoryStartsTask: false))
+        }
+    }
+
+    @Test func aReplayComparesAStateThatIsNotCodable() async {
+        await withKnownIssue("a replay reports all states matched while a state that is not Codable differs") {
+            await expectModelHolds(
+                Program(operations: [.dispatch(Command(tag: 1, touches: [3]))], divergence: 3, factoryStartsTask: false))
+        }
+    }
+
+    @Test func aReplaySetsTheStatesOfAStepThatCannotReplay() async {
+        await withKnownIssue("a step that cannot replay, changing a state that is not Codable, fails the replay") {
+            await expectModelHolds(
+                Program(
+                    operations: [.batch([Command(tag: 4, touches: [3])], mutating: 0, mutationTag: 800)],
+                    factoryStartsTask: false))
         }
     }
 }

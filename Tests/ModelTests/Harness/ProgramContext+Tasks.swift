@@ -29,9 +29,23 @@ extension ProgramContext {
         }
         if let child = plan.child { startChild(child, on: dispatcher) }
         try await park(plan.gate, tracked: true)
+        if plan.drains { await drain(plan.gate, on: dispatcher) }
         guard let command = plan.dispatches else { return log(plan.gate, "done") }
         try dispatchLogging(command, gate: plan.gate, on: dispatcher)
         if plan.lingers { try await park(-plan.gate, tracked: true) }
+    }
+
+    /// Awaits `waitUntilDrained()` from the task at `gate`.
+    private func drain(_ gate: Int, on dispatcher: Dispatcher) async {
+        seen.withLock {
+            $0.draining += 1
+            $0.taskLog[gate, default: []].append("draining")
+        }
+        await dispatcher.waitUntilDrained()
+        seen.withLock {
+            $0.draining -= 1
+            $0.taskLog[gate, default: []].append("drained")
+        }
     }
 
     private func dispatchLogging(_ command: Command, gate: Int, on dispatcher: Dispatcher) throws {
@@ -95,17 +109,26 @@ extension ProgramContext {
     /// Blocks until every task of `dispatcher` and every plain task waits at a gate or has ended.
     ///
     /// - Returns: `false` if they did not within `timeout` seconds.
-    func settle(_ dispatcher: Dispatcher, timeout: TimeInterval = 5) -> Bool {
+    func settle(_ dispatcher: Dispatcher, timeout: TimeInterval = 2) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
+        var drainersAlone: Date?
         while Date() < deadline {
             // NB: a task can start, park or end between two reads: settled only if nothing changed meanwhile.
             let mark = seen.mark
             let running = dispatcher.runningTaskCount
-            let settled = seen.withLockUnchanged { seen in
-                running == seen.parkedTracked && seen.unfinished.count == seen.parkedTracked
-                    && seen.plainRunning == seen.parkedPlain
+            let (settled, draining) = seen.withLockUnchanged { seen in
+                let waiting = seen.parkedTracked + seen.draining
+                return (
+                    running == waiting && seen.unfinished.count == waiting && seen.plainRunning == seen.parkedPlain,
+                    seen.draining
+                )
             }
-            if settled, dispatcher.runningTaskCount == running, seen.mark == mark { return true }
+            if settled, dispatcher.runningTaskCount == running, seen.mark == mark {
+                // NB: a task awaiting the drain with no other task may have to go on: it gets half a second.
+                guard draining > 0, running == draining else { return true }
+                if let since = drainersAlone, Date().timeIntervalSince(since) > 0.5 { return true }
+                drainersAlone = drainersAlone ?? Date()
+            }
             seen.waitForChange(since: mark, timeout: 0.05)
         }
         return false

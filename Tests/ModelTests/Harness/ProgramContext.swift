@@ -17,6 +17,8 @@ final class ProgramContext: Sendable {
         var parkedTracked: Int { waiting.values.count { $0.1 } }
         var parkedPlain: Int { waiting.values.count { !$0.1 } }
         var plainRunning = 0
+        /// How many tracked tasks await `waitUntilDrained()`.
+        var draining = 0
         /// The tracked tasks whose work began and whose end the dispatcher has not yet told (by the
         /// current task's hash): the journal notes an effect's end before it is told.
         var unfinished: Set<Int> = []

@@ -4,7 +4,9 @@ import Foundation
 extension RealRun {
     /// Replays the journal from memory and from its file into fresh dispatchers, one line each:
     /// whether all states matched, the states replay ended with, and how many effects had no end.
-    func replayOutcome(divergence: Int?) -> [String] {
+    ///
+    /// With `factoryStartsTask`, store C's factory starts a task (as a poll would): a replay starts none.
+    func replayOutcome(divergence: Int?, factoryStartsTask: Bool) -> [String] {
         journal.flush()
         return ["memory", "file"].map { source in
             let fresh = Dispatcher()
@@ -17,7 +19,12 @@ extension RealRun {
             do {
                 try fresh.register(StoreA.self)
                 try fresh.register(StoreB.self)
-                try fresh.register(StoreC.self)
+                try fresh.register(StoreC.self) { [weak fresh] in
+                    if factoryStartsTask, let fresh {
+                        context.startTask(TaskPlan(id: "poll", gate: 99_999, dispatches: nil), on: fresh)
+                    }
+                    return StoreC()
+                }
                 try fresh.register(StoreD.self)
                 let report =
                     source == "memory"

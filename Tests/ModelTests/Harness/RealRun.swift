@@ -11,6 +11,7 @@ final class RealRun {
     let fileURL: URL
     private var suspensions: [DispatchSuspension] = []
     private var tokens: [ObservationToken] = []
+    private var otherJournals: [Journal] = []
 
     init() throws {
         context = ProgramContext(for: dispatcher)
@@ -90,6 +91,8 @@ final class RealRun {
         case .armObserver(let store, let reaction): context.arm(observerOf: store, reaction)
         case .armMiddleware(let reaction): context.arm(reaction)
         case .flush: dispatcher.flush()
+        case .attachSecondJournal:
+            do { otherJournals.append(try Journal(recording: dispatcher)) } catch { outcome = "threw refused" }
         }
         if !context.settle(dispatcher) { outcome += " (tasks did not settle)" }
         return outcome
@@ -146,6 +149,7 @@ final class RealRun {
         _ = context.settle(dispatcher, timeout: 2)
         while let suspension = suspensions.popLast() { suspension.release() }
         journal.stop()
+        otherJournals.forEach { $0.stop() }
         tokens.forEach { $0.cancel() }
         ProgramContext.forget(dispatcher)
         try? FileManager.default.removeItem(at: fileURL)

@@ -23,7 +23,10 @@ extension ReferenceModel {
                 }
                 if let error = passMiddleware(deferring: &deferred, step: sequence) { return error }
             }
-            if let store { staged[store].append(tag) }
+            if let store {
+                staged[store].append(tag)
+                handled = []  // NB: a mutation does not replay: a replay sets the step's recorded states
+            }
             if aborts { return "Aborted" }
         }
         commit(staged, name: name, cause: cause, handled: handled, deferring: deferred)

@@ -33,6 +33,27 @@ extension ReferenceModel {
             return
         }
         guard let task = tasks[gate], task.phase == .parked else { return }
+        if task.plan.drains {
+            log(gate, "draining")
+            tasks[gate]?.phase = .draining
+            return wakeDrainers()
+        }
+        finish(gate)
+    }
+
+    /// Wakes a task awaiting `waitUntilDrained()` once no other task runs and no action waits.
+    mutating func wakeDrainers() {
+        guard let gate = tasks.first(where: { $0.value.phase == .draining })?.key,
+            !tasks.contains(where: { $0.key != gate && !$0.value.isChild && $0.value.phase != .ended }),
+            waiting.isEmpty
+        else { return }
+        log(gate, "drained")
+        finish(gate)
+    }
+
+    /// What the task at `gate` does once its gate opened (and the drain it awaited, if any, ended).
+    private mutating func finish(_ gate: Int) {
+        guard let task = tasks[gate] else { return }
         guard let command = task.plan.dispatches else {
             log(gate, "done")
             return end(gate, "finished")
@@ -93,7 +114,7 @@ extension ReferenceModel {
             guard let task = tasks[gate], !task.isChild, task.phase != .ended, matches(task) else { continue }
             tasks[gate]?.isCancelled = true
             // NB: a dispatch already under way finishes; the task sees its cancellation afterwards.
-            guard task.phase != .dispatching else { continue }
+            guard task.phase != .dispatching, task.phase != .draining else { continue }
             log(task.phase == .lingering ? -gate : gate, "cancelled")
             end(gate, "cancelled")
         }
@@ -156,6 +177,8 @@ struct ModelTask {
         case parked
         /// Its dispatch is under way.
         case dispatching
+        /// It awaits `waitUntilDrained()`.
+        case draining
         case lingering
         case ended
     }

@@ -75,7 +75,9 @@ struct ReferenceModel {
         case .armObserver(let store, let reaction): observerArms[store, default: []].append(reaction)
         case .armMiddleware(let reaction): middlewareArms.append(reaction)
         case .flush: flush()
+        case .attachSecondJournal: world.outcome = "threw refused"
         }
+        wakeDrainers()
         world.running = tasks.values.filter { !$0.isChild && $0.phase != .ended }.count
         world.records = steps.map(\.text)
     }

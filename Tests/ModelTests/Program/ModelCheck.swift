@@ -32,7 +32,7 @@ enum ModelCheck {
             }
         }
         guard program.replays else { return nil }
-        let replayed = real.replayOutcome(divergence: program.divergence)
+        let replayed = real.replayOutcome(divergence: program.divergence, factoryStartsTask: program.factoryStartsTask)
         let expected = model.replayOutcome(divergence: program.divergence)
         guard replayed == expected else {
             return Failure(

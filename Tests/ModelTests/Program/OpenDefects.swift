@@ -34,13 +34,20 @@ struct OpenDefects: OptionSet, Sendable {
     /// An effect of a step `resumeDiscardingLaterSteps()` dropped ends unrecorded in the file: the file's
     /// replay lists it as unfinished.
     static let effectsOfDroppedSteps = OpenDefects(rawValue: 1 << 11)
+    /// A task awaiting `waitUntilDrained()` waits for itself, forever.
+    static let drainsFromTasks = OpenDefects(rawValue: 1 << 12)
+    /// A replay starts the task a store's factory starts, live.
+    static let replaysStartingFactoryTasks = OpenDefects(rawValue: 1 << 13)
+    /// A second `Journal` on a dispatcher replaces the first, silently.
+    static let secondJournals = OpenDefects(rawValue: 1 << 14)
 
     /// Every switch: what the random run avoids today.
     static let all: OpenDefects = [
         .replayOfFollowUps, .effectsKeptPastTheirCall, .movesInsideBatches, .plainTasksOfCancelledTasks,
         .observersOfMovesDispatching, .dispatchesOfTasksCancelledLater, .observersCancellingTheirStepsEffects,
         .observerTasksOfStepsMiddlewareFailed, .tasksCancelledDuringTheirDispatch, .replayOfStatesThatAreNotCodable,
-        .taskDispatchesReleasedInThePast, .effectsOfDroppedSteps,
+        .taskDispatchesReleasedInThePast, .effectsOfDroppedSteps, .drainsFromTasks, .replaysStartingFactoryTasks,
+        .secondJournals,
     ]
 
     /// Whether `operation`, taken after `model`, meets a combination switched off here.
@@ -63,6 +70,8 @@ struct OpenDefects: OptionSet, Sendable {
             // NB: any effect or task a step starts may start while a task's dispatch is under way.
             (.tasksCancelledDuringTheirDispatch, plans.dropFirst(operation.startsTaskFromOutside ? 1 : 0).contains(where: \.cancelInFlight)),
             (.replayOfStatesThatAreNotCodable, operation.reachesStore(3)),
+            (.drainsFromTasks, plans.contains(where: \.drains)),
+            (.secondJournals, operation == .attachSecondJournal),
             (
                 .effectsOfDroppedSteps,
                 operation == .resumeDiscardingLaterSteps
@@ -91,5 +100,6 @@ struct OpenDefects: OptionSet, Sendable {
             model.apply(operation)
         }
         return !(program.replays && skipsReplay(of: program))
+            && !(contains(.replaysStartingFactoryTasks) && program.factoryStartsTask && program.replays)
     }
 }

@@ -29,6 +29,8 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
     case armMiddleware(MiddlewareReaction)
     /// `dispatcher.flush()`, then the archives are compared.
     case flush
+    /// `Journal(recording:)` on the dispatcher the program's journal records.
+    case attachSecondJournal
 
     var description: String {
         switch self {
@@ -52,6 +54,7 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
         case .armObserver(let store, let reaction): ".armObserver(store: \(store), \(reaction))"
         case .armMiddleware(let reaction): ".armMiddleware(\(reaction))"
         case .flush: ".flush"
+        case .attachSecondJournal: ".attachSecondJournal"
         }
     }
 }

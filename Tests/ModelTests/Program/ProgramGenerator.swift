@@ -8,6 +8,8 @@ struct ProgramGenerator {
     private var nextMutationTag = 800
     private var nextGate = 1
     private var armed = 0
+    /// Whether a task of the program awaits the drain (two would wait for each other).
+    private var hasDrainer = false
 
     init(seed: UInt64, avoiding: OpenDefects = .all) {
         random = SplitMix64(seed: seed)
@@ -24,6 +26,7 @@ struct ProgramGenerator {
         }
         let divergence = random.below(5) == 0 ? random.below(storeCount) : nil
         var program = Program(operations: operations, divergence: divergence)
+        program.factoryStartsTask = !avoiding.contains(.replaysStartingFactoryTasks)
         program.replays = !avoiding.skipsReplay(of: program)
         return program
     }
@@ -46,7 +49,11 @@ struct ProgramGenerator {
         while true {
             switch random.below(100) {
             case 0..<22: return .dispatch(command(depth: 2))
-            case 22..<32: return .startTask(plan(depth: 1, needsID: false))
+            case 22..<32:
+                var plan = plan(depth: 1, needsID: false)
+                plan.drains = !hasDrainer && random.below(8) == 0
+                hasDrainer = hasDrainer || plan.drains
+                return .startTask(plan)
             case 32..<52 where !gates.isEmpty: return .proceed(gate: gates[random.below(gates.count)])
             case 52..<56: return .cancelTasks(id: ["a", "b", "c"][random.below(3)])
             case 56..<57: return .cancelAllTasks
@@ -73,7 +80,8 @@ struct ProgramGenerator {
                 armed += 1
                 return random.below(2) == 0
                     ? .armMiddleware(.throwAfterNext) : .armMiddleware(.startTask(plan(depth: 0, needsID: true)))
-            case 95..<100: return .flush
+            case 95..<99: return .flush
+            case 99: return .attachSecondJournal
             default: continue
             }
         }
@@ -119,13 +127,16 @@ struct ProgramGenerator {
 struct Program: Sendable, CustomStringConvertible {
     var operations: [Operation]
     var divergence: Int? = nil
+    /// Whether store C's factory starts a task in the dispatchers the journal is replayed into.
+    var factoryStartsTask = true
     /// Whether the journal is replayed at the end (a switch of ``ProgramGenerator/OpenDefects`` may skip it).
     var replays = true
 
     var description: String {
         "Program(\n            operations: [\n"
             + operations.map { "                \($0)," }.joined(separator: "\n")
-            + "\n            ]" + (divergence.map { ", divergence: \($0)" } ?? "") + (replays ? "" : ", replays: false")
+            + "\n            ]" + (divergence.map { ", divergence: \($0)" } ?? "")
+            + (factoryStartsTask ? "" : ", factoryStartsTask: false") + (replays ? "" : ", replays: false")
             + ")"
     }
 }

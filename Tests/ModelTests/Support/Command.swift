@@ -55,6 +55,8 @@ struct TaskPlan: Codable, Sendable, Equatable, CustomStringConvertible {
     var child: ChildPlan? = nil
     /// Whether the work waits once more after dispatching, at gate `-gate`, before it ends.
     var lingers = false
+    /// Whether the work, once its gate opens, awaits `waitUntilDrained()` before it dispatches.
+    var drains = false
 
     var description: String {
         var parts = ["id: \(id.map { "\"\($0)\"" } ?? "nil")"]
@@ -63,6 +65,7 @@ struct TaskPlan: Codable, Sendable, Equatable, CustomStringConvertible {
         parts.append("dispatches: \(dispatches.map(\.description) ?? "nil")")
         if let child { parts.append("child: \(child)") }
         if lingers { parts.append("lingers: true") }
+        if drains { parts.append("drains: true") }
         return "TaskPlan(\(parts.joined(separator: ", ")))"
     }
 }
