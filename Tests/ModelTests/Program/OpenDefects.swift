@@ -40,6 +40,11 @@ struct OpenDefects: OptionSet, Sendable {
     static let replaysStartingFactoryTasks = OpenDefects(rawValue: 1 << 13)
     /// A second `Journal` on a dispatcher replaces the first, silently.
     static let secondJournals = OpenDefects(rawValue: 1 << 14)
+    /// Threaded mode: a dispatch racing a time-travel move returns without an error and is lost.
+    static let dispatchesRacingMoves = OpenDefects(rawValue: 1 << 15)
+    /// Threaded mode: a held dispatch is applied after the dispatch of a task an observer of the move
+    /// back started (the held one was made first).
+    static let tasksOfObserversOfMovesBack = OpenDefects(rawValue: 1 << 16)
 
     /// Every switch: what the random run avoids today.
     static let all: OpenDefects = [
@@ -47,7 +52,7 @@ struct OpenDefects: OptionSet, Sendable {
         .observersOfMovesDispatching, .dispatchesOfTasksCancelledLater, .observersCancellingTheirStepsEffects,
         .observerTasksOfStepsMiddlewareFailed, .tasksCancelledDuringTheirDispatch, .replayOfStatesThatAreNotCodable,
         .taskDispatchesReleasedInThePast, .effectsOfDroppedSteps, .drainsFromTasks, .replaysStartingFactoryTasks,
-        .secondJournals,
+        .secondJournals, .dispatchesRacingMoves, .tasksOfObserversOfMovesBack,
     ]
 
     /// Whether `operation`, taken after `model`, meets a combination switched off here.
