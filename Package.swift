@@ -27,7 +27,7 @@ let package = Package(
         .testTarget(name: "FluxionTests", dependencies: ["Fluxion", "FluxionCrashWriter"]),
         .testTarget(name: "FluxionTestingTests", dependencies: ["FluxionTesting"]),
         // A reference model of the documented promises, and random programs checked against it.
-        .testTarget(name: "ModelTests", dependencies: ["Fluxion"]),
+        .testTarget(name: "ModelTests", dependencies: ["Fluxion"], exclude: ["README.md"]),
         .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "FluxionTesting"]),
         // The code of the DocC guides, as an app's module would hold it: compiled, run, and checked verbatim.
         .testTarget(name: "GuideTests", dependencies: ["Fluxion", "FluxionTesting"]),

@@ -9,60 +9,81 @@ import Testing
         var count = 0
     }
 
+    private static let dispatcher = ObjectIdentifier(Cancellations.self)
+
+    private static func task(_ id: String?, parent: TrackedTask? = nil) -> TrackedTask {
+        TrackedTask(dispatcher: dispatcher, id: id.map(TaskKey.init), effect: nil, parent: parent)
+    }
+
     @Test func cancellingAnIdMarksOnlyItsTasksAndHandsOutTheirCancellations() {
         var registry = TaskRegistry()
         let cancelled = Cancellations()
-        let (search, _) = registry.begin(id: TaskKey("search"), cancellingInFlight: false)
-        let (other, _) = registry.begin(id: TaskKey("other"), cancellingInFlight: false)
-        _ = registry.attach({ cancelled.count += 1 }, to: search)
-        _ = registry.attach({ cancelled.count += 100 }, to: other)
+        let (search, other) = (Self.task("search"), Self.task("other"))
+        _ = registry.begin(search, cancellingInFlight: false)
+        _ = registry.begin(other, cancellingInFlight: false)
+        _ = registry.attach({ cancelled.count += 1 }, to: search.token)
+        _ = registry.attach({ cancelled.count += 100 }, to: other.token)
 
         let key = TaskKey("search")
         for cancel in registry.cancel(where: { $0 == key }) { cancel() }
 
         #expect(cancelled.count == 1)
-        #expect(registry.isCancelled(search) && !registry.isCancelled(other))
-        #expect(registry.cancelledCount == 1)
-        registry.end(search)
-        #expect(registry.cancelledCount == 0 && registry.count == 1)
+        #expect(registry.isCancelled(search.token) && !registry.isCancelled(other.token))
+        #expect(registry.hasCancelled)
+        registry.end(search.token)
+        #expect(registry.count == 1)
+    }
+
+    @Test func aTaskStaysCancelledAfterItEnded() {
+        var registry = TaskRegistry()
+        let search = Self.task("search")
+        _ = registry.begin(search, cancellingInFlight: false)
+        _ = registry.cancel { $0 == TaskKey("search") }
+
+        registry.end(search.token)
+
+        #expect(search.isCancelled, "a dispatch it held, or a plain task it started, is refused after it ended")
+        #expect(!registry.isCancelled(search.token) && registry.count == 0)
     }
 
     @Test func cancellingATaskCancelsTheTasksItStartedAndTheirs() {
         var registry = TaskRegistry()
-        let (parent, _) = registry.begin(id: TaskKey("parent"), cancellingInFlight: false)
-        let (child, _) = registry.begin(id: nil, cancellingInFlight: false, parent: parent)
-        let (grandchild, _) = registry.begin(id: nil, cancellingInFlight: false, parent: child)
-        let (other, _) = registry.begin(id: nil, cancellingInFlight: false)
+        let parent = Self.task("parent")
+        let child = Self.task(nil, parent: parent)
+        let grandchild = Self.task(nil, parent: child)
+        let other = Self.task(nil)
+        for task in [parent, child, grandchild, other] { _ = registry.begin(task, cancellingInFlight: false) }
 
         let key = TaskKey("parent")
         _ = registry.cancel { $0 == key }
 
-        #expect(registry.isCancelled(parent) && registry.isCancelled(child) && registry.isCancelled(grandchild))
-        #expect(!registry.isCancelled(other))
-        #expect(registry.cancelledCount == 3)
+        #expect(parent.isCancelled && child.isCancelled && grandchild.isCancelled)
+        #expect(child.isCancelledItself && grandchild.isCancelledItself, "their tasks are cancelled too")
+        #expect(!other.isCancelled)
     }
 
     /// A task registered, as its parent is cancelled between the check and the registration, is cancelled.
     @Test func aTaskStartedByACancelledTaskIsCancelledFromTheStart() {
         var registry = TaskRegistry()
-        let (parent, _) = registry.begin(id: TaskKey("parent"), cancellingInFlight: false)
-        let key = TaskKey("parent")
-        _ = registry.cancel { $0 == key }
+        let parent = Self.task("parent")
+        _ = registry.begin(parent, cancellingInFlight: false)
+        _ = registry.cancel { $0 == TaskKey("parent") }
 
-        let (child, _) = registry.begin(id: nil, cancellingInFlight: false, parent: parent)
+        let child = Self.task(nil, parent: parent)
+        _ = registry.begin(child, cancellingInFlight: false)
 
-        #expect(registry.isCancelled(child))
-        let isCancelledOnAttach = registry.attach({}, to: child)
+        #expect(registry.isCancelled(child.token))
+        let isCancelledOnAttach = registry.attach({}, to: child.token)
         #expect(isCancelledOnAttach)  // NB: the task is cancelled as soon as it exists
-        #expect(registry.cancelledCount == 2)
     }
 
     @Test func aTaskCancelledBeforeItIsAttachedIsCancelledOnAttach() {
         var registry = TaskRegistry()
-        let (token, _) = registry.begin(id: nil, cancellingInFlight: false)
+        let task = Self.task(nil)
+        _ = registry.begin(task, cancellingInFlight: false)
 
         let handedOut = registry.cancel { _ in true }
-        let cancelNow = registry.attach({}, to: token)
+        let cancelNow = registry.attach({}, to: task.token)
 
         #expect(handedOut.isEmpty, "nothing to call yet")
         #expect(cancelNow)
@@ -70,21 +91,37 @@ import Testing
 
     @Test func startingWithCancelInFlightCancelsTheRunningTasksOfTheId() {
         var registry = TaskRegistry()
-        let (first, _) = registry.begin(id: TaskKey(7), cancellingInFlight: false)
-        _ = registry.attach({}, to: first)
+        let (first, second) = (Self.task("7"), Self.task("7"))
+        _ = registry.begin(first, cancellingInFlight: false)
+        _ = registry.attach({}, to: first.token)
 
-        let (second, cancellations) = registry.begin(id: TaskKey(7), cancellingInFlight: true)
+        let cancellations = registry.begin(second, cancellingInFlight: true)
 
         #expect(cancellations.count == 1)
-        #expect(registry.isCancelled(first) && !registry.isCancelled(second))
+        #expect(first.isCancelled && !second.isCancelled)
+    }
+
+    @Test func aQueuedStartIsReachedByCancellingItsIdButNotByCancelInFlight() {
+        var registry = TaskRegistry()
+        let (queued, replacing) = (Self.task("search"), Self.task("search"))
+        registry.queueStart(of: queued)
+
+        _ = registry.begin(replacing, cancellingInFlight: true)
+        #expect(!queued.isCancelled, "a cancelInFlight cancels only the tasks running")
+
+        _ = registry.cancel { $0 == TaskKey("search") }
+        #expect(queued.isCancelled)
+        _ = registry.begin(queued, cancellingInFlight: false)
+        let isCancelledOnAttach = registry.attach({}, to: queued.token)
+        #expect(isCancelledOnAttach, "it starts cancelled, and never runs its work")
     }
 
     @Test func runningTasksKeepTheTurnFromBeingDrained() async {
         var turn = TurnState()
-        turn.hasTasks = true
+        turn.taskCount = 1
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let waits = turn.addDrainWaiter(continuation, id: turn.drainWaiterID())
-            turn.hasTasks = false
+            turn.taskCount = 0
             let waiters = turn.takeDrainWaitersIfDrained()
             #expect(waits)
             #expect(waiters.count == 1)

@@ -185,7 +185,7 @@ import Testing
 
     @Test func aWaitCancelledBeforeItBeginsReturnsAtOnce() async {
         var turn = TurnState()
-        turn.hasTasks = true
+        turn.taskCount = 1
         let id = turn.drainWaiterID()
 
         #expect(turn.cancelDrainWaiter(id) == nil, "not waiting yet")

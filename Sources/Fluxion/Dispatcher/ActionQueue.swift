@@ -5,7 +5,7 @@ struct QueuedAction {
     /// Why the action runs: the step that queued it, an effect, or a caller outside.
     let cause: StepCause
     /// The tracked task that dispatched it while it could not run (suspended, or held): it is refused
-    /// if that task is cancelled meanwhile.
+    /// if that task was cancelled meanwhile, even if the task has ended. For an effect, the task it starts.
     let task: TrackedTask?
     /// Whether it starts an effect instead of running an action: no step of its own.
     let isEffect: Bool
@@ -42,10 +42,12 @@ struct QueuedAction {
     }
 
     /// An effect the step `cause` names asked for while `action` ran: `start` starts it.
-    init(effectOf action: AnyAction, cause: StepCause, start: @escaping (Dispatcher) -> Void) {
+    init(
+        effectOf action: AnyAction, cause: StepCause, starting task: TrackedTask, start: @escaping (Dispatcher) -> Void
+    ) {
         self.action = action
         self.cause = cause
-        task = nil
+        self.task = task
         isEffect = true
         runner = start
     }
@@ -92,6 +94,20 @@ struct ActionQueue {
     }
 
     /// Moves every action of `other` to the end of this queue, in order.
+    /// Calls `body` with each action still queued, in order.
+    func visitActions(_ body: (QueuedAction) -> Void) {
+        for index in head..<items.count { if let action = items[index] { body(action) } }
+    }
+
+    /// Moves the actions `isMoved` picks to the end of `other`, in order; keeps the rest, in order.
+    mutating func move(to other: inout ActionQueue, where isMoved: (QueuedAction) -> Bool) {
+        var kept = ActionQueue()
+        while let action = popFirst() {
+            if isMoved(action) { other.append(action) } else { kept.append(action) }
+        }
+        self = kept
+    }
+
     mutating func append(contentsOf other: inout ActionQueue) {
         while let action = other.popFirst() { append(action) }
     }

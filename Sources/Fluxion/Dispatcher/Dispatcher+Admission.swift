@@ -44,13 +44,15 @@ extension Dispatcher {
             state.turn.holderIsBetweenActions = true
             return .takesTurn
         case .batch:
-            if state.isInCancelledTask(of: ObjectIdentifier(self)) { return .refused }
             if state.admits(thread) { return .isInsideTurn }
+            if state.isInCancelledTask(of: ObjectIdentifier(self)) { return .refused }
             return state.turn.take(by: thread) ? .takesTurn : nil
         case .action(let name, let exclusively):
-            if state.isInCancelledTask(of: ObjectIdentifier(self)) { return .refused }
             // NB: the turn holder alone touches the transaction; this thread holds the turn when it matches.
             if state.turn.holder == thread, transaction.isOpen { return .joinsTransaction }
+            // NB: a dispatch already under way finishes, with what its handlers and observers queue, even if its
+            // task was cancelled meanwhile: only a new arrival of a cancelled task is refused.
+            if !state.admits(thread), state.isInCancelledTask(of: ObjectIdentifier(self)) { return .refused }
             // NB: while a journal shows the past, tasks' dispatches wait for the present, in order.
             if state.turn.holdsTaskDispatches, currentTask != nil {
                 state.turn.hold(queueing(false))

@@ -50,10 +50,15 @@ extension Dispatcher {
         // NB: its stores are made first, while the turn may still be given up meanwhile. A list whose
         // stores exist is used as it is, without a reference count.
         guard list.isReady else { return try forwardThroughMiddleware(action, version: middleware, then: ready(list)) }
+        let commits = transaction.commits
         do {
             try forward(action, throughChainOf: middleware, to: list)
         } catch {
-            if !transaction.isOpen { transaction.dropQueued() }  // NB: the effects the middleware asked for go too
+            // NB: what a middleware asked for before an action that never committed goes with it; asked for
+            // once it committed (by a middleware after `next`, or an observer), it starts: its step happened.
+            if !transaction.isOpen {
+                if transaction.commits == commits { transaction.dropQueued() } else { enqueueTransactionActions() }
+            }
             throw error
         }
         // NB: effects a middleware asked for after `next`, or for an action it dropped, start now.
@@ -169,7 +174,13 @@ extension Dispatcher {
     }
 
     private func moveTransactionActions() {
-        transaction.moveQueued { queued in state.withLock { $0.turn.enqueue(&queued) } }
+        transaction.moveQueued { queued in
+            state.withLock { state in
+                // NB: a start queued behind the step is a task `cancelTasks(id:)` reaches before it starts.
+                queued.visitActions { if $0.isEffect, let task = $0.task { state.tasks.queueStart(of: task) } }
+                state.turn.enqueue(&queued)
+            }
+        }
     }
 
     /// Runs the handler of the store of type `S` for the current action, unless it ran.

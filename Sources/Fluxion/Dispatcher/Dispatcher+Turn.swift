@@ -126,13 +126,19 @@ extension Dispatcher {
     /// the last suspension's release and for those actions to run. It also
     /// waits for the work started with ``dispatchTask(priority:_:)`` and
     /// ``dispatchTask(id:cancelInFlight:priority:_:)`` to end, and for what
-    /// that work dispatches or starts in turn. It returns early when the
-    /// calling task is cancelled, so that a time limit ends a test waiting here.
+    /// that work dispatches or starts in turn. Called from such a task, it
+    /// waits for every other task, not for the task that calls it. It returns
+    /// early when the calling task is cancelled, so that a time limit ends a
+    /// test waiting here.
     public func waitUntilDrained() async {
         let id = state.withLock { $0.turn.drainWaiterID() }
+        // NB: a tracked task of this dispatcher waits for the others, not for itself.
+        let ownTasks = currentTask == nil ? 0 : 1
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                if !state.withLock({ $0.turn.addDrainWaiter(continuation, id: id) }) { continuation.resume() }
+                if !state.withLock({ $0.turn.addDrainWaiter(continuation, id: id, ownTasks: ownTasks) }) {
+                    continuation.resume()
+                }
             }
         } onCancel: {
             state.withLock { $0.turn.cancelDrainWaiter(id) }?.resume()

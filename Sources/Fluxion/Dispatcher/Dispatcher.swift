@@ -37,6 +37,8 @@ public final class Dispatcher: Sendable {
     /// Whether this dispatcher ever started a task (set as the first registers, before it runs, and never
     /// cleared: a task that one starts inherits its task-local value, and may outlive it); see ``currentTask``.
     let hasStartedTasks = AtomicFlag()
+    /// Set by the first cancellation of a task, and never cleared: until then, no dispatch checks its task.
+    let hasCancelledTasks = AtomicFlag()
     /// The observers of every store; see `Dispatcher+Observation.swift`.
     let relay = ChangeRelay()
     /// The archivers of the persistent stores, and the persistence error hook.

@@ -33,10 +33,10 @@ struct DispatcherState {
 
     /// Whether the code running now belongs to a task of this dispatcher that was cancelled.
     func isInCancelledTask(of dispatcher: ObjectIdentifier) -> Bool {
-        guard tasks.cancelledCount > 0, let task = TrackedTask.currentIfAny, task.dispatcher == dispatcher else {
+        guard tasks.hasCancelled, let task = TrackedTask.currentIfAny, task.dispatcher == dispatcher else {
             return false
         }
-        return tasks.isCancelled(task.token)
+        return task.isCancelled
     }
 
     /// Whether `thread` runs a store factory while the turn holder waits for a store.

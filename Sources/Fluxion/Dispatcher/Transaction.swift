@@ -69,6 +69,10 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         var actionName = ""
         /// Whether the running action stages its changes.
         var stages = false
+        var commits: UInt64 = 0
+        /// The handler call running now (`0` for none), and the last one given.
+        var handlerCall: UInt64 = 0
+        var lastHandlerCall: UInt64 = 0
     }
 
     // NB: only the thread holding the dispatch turn touches the transaction, so its
@@ -91,6 +95,12 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     /// Whether a handler is running now.
     var isRunningHandler: Bool { !state.running.isEmpty }
 
+    /// How many transactions committed: a caller compares two readings to tell whether its action did.
+    var commits: UInt64 { state.commits }
+
+    /// The handler call running now, `0` for none: an ``Effects`` is valid only during its own call.
+    var handlerCall: UInt64 { state.handlerCall }
+
     /// The store whose handler is running now (the innermost), for error messages.
     var runningStoreName: String? { state.running.last.flatMap { state.list?.routes[$0].registration.name } }
 
@@ -112,6 +122,13 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
 
     /// Whether the transaction's code dispatched actions, which wait for it to end.
     var hasQueued: Bool { !state.queued.isEmpty }
+
+    /// The tasks whose start is queued in the transaction, to begin once it commits.
+    var queuedStarts: [TrackedTask] {
+        var tasks: [TrackedTask] = []
+        state.queued.visitActions { if $0.isEffect, let task = $0.task { tasks.append(task) } }
+        return tasks
+    }
 
     /// Hands the actions dispatched during the ended transaction to `body`, which takes them all;
     /// does nothing when there are none. NB: the queue keeps its buffer for the next transaction.
@@ -222,6 +239,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         // NB: the lent list leaves the transaction here, on every path: into the delivery, or dropped.
         defer { state.unretainedList = nil }
         guard let failure = state.failure.take() else {
+            state.commits &+= 1
             state.batch.commitStaged()
             return PendingDelivery(
                 unretainedList: commitList() ? state.unretainedList : nil, hasStaged: state.batch.hasStaged)
@@ -303,6 +321,10 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         }
         state.progress[index] = .running
         state.running.append(index)
+        let outerCall = state.handlerCall
+        state.lastHandlerCall &+= 1
+        state.handlerCall = state.lastHandlerCall
+        defer { state.handlerCall = outerCall }
         let handler = Unmanaged.passUnretained(route)._withUnsafeGuaranteedRef { $0.runningHandler }
         let outcome = withExtendedLifetime(list) {
             handler._withUnsafeGuaranteedRef { handler in

@@ -35,13 +35,13 @@ struct TurnState {
     var holderIsBetweenActions = false
     /// How many dispatches gave up their turn to wait for a store another thread creates.
     private var yieldedTurns = 0
-    /// Callers of `waitUntilDrained()`.
-    private var drainWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Callers of `waitUntilDrained()`; `ownTasks` is 1 for a tracked task, which does not wait for itself.
+    private var drainWaiters: [(id: UInt64, ownTasks: Int, continuation: CheckedContinuation<Void, Never>)] = []
     /// The drain waiters whose tasks were cancelled before they began to wait: they return at once.
     private var cancelledDrainWaiters: Set<UInt64> = []
     private var nextDrainWaiter: UInt64 = 0
-    /// Whether tracked asynchronous work runs: the dispatcher is not drained until it ends.
-    var hasTasks = false
+    /// How many tracked tasks run: the dispatcher is not drained until they end.
+    var taskCount = 0
     /// Whether dispatches from tracked tasks are held, in order, instead of running: while a journal shows the past.
     var holdsTaskDispatches = false
     /// Dispatches from tracked tasks held meanwhile; a drain does not wait for them.
@@ -169,16 +169,25 @@ struct TurnState {
         suspensions -= 1
         guard suspensions == 0, !suspended.isEmpty else { return (false, takeDrainWaitersIfDrained()) }
         let runsQueue = take(by: thread)
+        // NB: while the past is shown, tasks' dispatches that waited are held for the present, as new ones are.
+        if holdsTaskDispatches { suspended.move(to: &held) { $0.task != nil } }
         queue.append(contentsOf: &suspended)
         return (runsQueue, [])
     }
 
     /// Adds a drain waiter; `false` when nothing runs or waits, so it should resume at once.
-    mutating func addDrainWaiter(_ waiter: CheckedContinuation<Void, Never>, id: UInt64) -> Bool {
+    ///
+    /// - Parameter ownTasks: 1 when a tracked task waits: it waits for every other task, not for itself.
+    mutating func addDrainWaiter(_ waiter: CheckedContinuation<Void, Never>, id: UInt64, ownTasks: Int = 0) -> Bool {
         guard cancelledDrainWaiters.remove(id) == nil else { return false }
-        guard holder != nil || yieldedTurns > 0 || !suspended.isEmpty || hasTasks else { return false }
-        drainWaiters.append((id, waiter))
+        guard !isDrained(ownTasks: ownTasks) else { return false }
+        drainWaiters.append((id, ownTasks, waiter))
         return true
+    }
+
+    /// Whether nothing runs or waits, but for `ownTasks` tasks.
+    private func isDrained(ownTasks: Int) -> Bool {
+        holder == nil && yieldedTurns == 0 && suspended.isEmpty && taskCount <= ownTasks
     }
 
     /// A number for a drain waiter, to cancel it by.
@@ -199,8 +208,12 @@ struct TurnState {
 
     /// The drain waiters to resume, if nothing runs or waits any more.
     mutating func takeDrainWaitersIfDrained() -> [CheckedContinuation<Void, Never>] {
-        guard !drainWaiters.isEmpty, holder == nil, yieldedTurns == 0, suspended.isEmpty, !hasTasks else { return [] }
-        defer { drainWaiters = [] }
-        return drainWaiters.map(\.continuation)
+        guard !drainWaiters.isEmpty, holder == nil, yieldedTurns == 0, suspended.isEmpty, taskCount <= 1 else {
+            return []
+        }
+        let drained = drainWaiters.filter { isDrained(ownTasks: $0.ownTasks) }
+        guard !drained.isEmpty else { return [] }
+        drainWaiters.removeAll { waiter in drained.contains { $0.id == waiter.id } }
+        return drained.map(\.continuation)
     }
 }

@@ -16,14 +16,15 @@ extension Dispatcher {
                 report(TaskError(.refused, taskID: parent.id?.value, action: nil, error: CancellationError()))
                 return Task { throw CancellationError() }
             }
-            let request = TaskRequest(id: id, cancellingInFlight: cancellingInFlight, effect: nil, parent: parent)
-            return startTask(request, priority: priority, work) ?? Task { throw CancellationError() }
+            let tracked = TrackedTask(dispatcher: ObjectIdentifier(self), id: id, effect: nil, parent: parent)
+            return startTask(tracked, cancellingInFlight: cancellingInFlight, priority: priority, work)
+                ?? Task { throw CancellationError() }
         }
         // NB: a batch's closure is its caller's own code: a task that runs one started what it starts.
         let isBatchClosure = transaction.isBatch && !transaction.isRunningBatchAction
         let action = isBatchClosure ? AnyAction.batchName : transaction.actionName
-        let request = TaskRequest(
-            id: id, cancellingInFlight: cancellingInFlight, effect: steps.tagEffect(id: id, action: action),
+        let tracked = TrackedTask(
+            dispatcher: ObjectIdentifier(self), id: id, effect: steps.tagEffect(id: id, action: action),
             parent: isBatchClosure ? currentTask : nil)
         let gate = TaskGate()
         let task = makeTask(priority: priority) {
@@ -31,9 +32,12 @@ extension Dispatcher {
             return try await self.run(work, as: tracked)
         }
         let keeper = TaskGateKeeper(gate)
-        let start = QueuedAction(effectOf: AnyAction(name: action), cause: .queued(by: steps.serial)) {
+        let start = QueuedAction(effectOf: AnyAction(name: action), cause: .queued(by: steps.serial), starting: tracked)
+        {
             dispatcher in
-            guard let (tracked, _) = dispatcher.register(request) else { return keeper.gate.drop() }
+            guard dispatcher.register(tracked, cancellingInFlight: cancellingInFlight) != nil else {
+                return keeper.gate.drop()
+            }
             dispatcher.attach(task, to: tracked)
             keeper.gate.open(as: tracked)
         }
@@ -44,43 +48,52 @@ extension Dispatcher {
         } else {
             var queue = ActionQueue()
             queue.append(start)
-            state.withLock { $0.turn.enqueue(&queue) }
+            state.withLock { state in
+                state.tasks.queueStart(of: tracked)
+                state.turn.enqueue(&queue)
+            }
         }
         return task
     }
 
     /// Asks for an effect of the running action: it starts once the action commits.
+    ///
+    /// - Parameter call: The handler call the ``Effects`` was given to: it is valid only during that call.
     func requestEffect(
         id: TaskKey?,
         cancellingInFlight: Bool,
         priority: TaskPriority?,
-        inStep step: UInt64,
+        inCall call: UInt64,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Void
     ) {
-        // NB: `steps` is read only once this thread is known to hold the turn.
-        guard holdsTurn(), transaction.isOpen, steps.isRunning, steps.serial == step else {
+        // NB: the transaction is read only once this thread is known to hold the turn.
+        guard holdsTurn(), transaction.isOpen, steps.isRunning, transaction.handlerCall == call, call != 0 else {
             let name = id.map { "\($0.value)" }
             return report(
                 TaskError(.refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(name)))
         }
         let tag = steps.tagEffect(id: id, action: transaction.actionName)
-        let request = TaskRequest(id: id, cancellingInFlight: cancellingInFlight, effect: tag, parent: nil)
+        let tracked = TrackedTask(dispatcher: ObjectIdentifier(self), id: id, effect: tag)
         transaction.enqueue(
-            QueuedAction(effectOf: AnyAction(name: transaction.actionName), cause: .queued(by: tag.step)) {
+            QueuedAction(
+                effectOf: AnyAction(name: transaction.actionName), cause: .queued(by: tag.step), starting: tracked
+            ) {
                 dispatcher in
-                _ = dispatcher.startTask(request, priority: priority, work)
+                _ = dispatcher.startTask(tracked, cancellingInFlight: cancellingInFlight, priority: priority, work)
             })
     }
 
     /// Registers and starts a task; `nil` for an effect while effects are paused.
     private func startTask<Value: Sendable>(
-        _ request: TaskRequest,
+        _ tracked: TrackedTask,
+        cancellingInFlight: Bool,
         priority: TaskPriority?,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value
     ) -> Task<Value, any Error>? {
-        guard let (tracked, starter) = register(request) else { return nil }
+        guard let starter = register(tracked, cancellingInFlight: cancellingInFlight) else { return nil }
         let operation: @Sendable () async throws -> Value = { try await self.run(work, as: tracked) }
-        let task = starter?.start(priority: priority, operation) ?? Task(priority: priority, operation: operation)
+        let task =
+            starter.starter?.start(priority: priority, operation) ?? Task(priority: priority, operation: operation)
         attach(task, to: tracked)
         return task
     }
@@ -94,34 +107,38 @@ extension Dispatcher {
         return starter?.start(priority: priority, operation) ?? Task(priority: priority, operation: operation)
     }
 
+    /// What starts a registered task: the dispatcher's task starter, if it has one.
+    private struct Registered {
+        let starter: (any TaskStarter)?
+    }
+
     /// Records a task about to start, cancelling those it replaces; `nil` for an effect while effects are paused.
-    ///
-    /// - Returns: The task's registration, and the starter to start it with.
-    private func register(_ request: TaskRequest) -> (TrackedTask, (any TaskStarter)?)? {
+    private func register(_ tracked: TrackedTask, cancellingInFlight: Bool) -> Registered? {
         var observers: [@Sendable (TaskEvent) -> Void] = []
-        let registered = state.withLock { state -> (UInt64, [@Sendable () -> Void], (any TaskStarter)?)? in
-            if request.effect != nil, !state.taskEventObservers.isEmpty {
+        let registered = state.withLock { state -> ([@Sendable () -> Void], (any TaskStarter)?)? in
+            if tracked.effect != nil, !state.taskEventObservers.isEmpty {
                 observers = Array(state.taskEventObservers.values)
             }
-            guard request.effect == nil || state.effectPauses == 0 else { return nil }
-            state.turn.hasTasks = true
+            guard tracked.effect == nil || state.effectPauses == 0 else {
+                state.tasks.forgetStart(of: tracked)
+                return nil
+            }
             if !hasStartedTasks.isSet { hasStartedTasks.set(true) }
-            let (token, cancellations) = state.tasks.begin(
-                id: request.id, cancellingInFlight: request.cancellingInFlight, parent: request.parent?.token)
-            return (token, cancellations, state.taskStarter)
+            if cancellingInFlight { hasCancelledTasks.set(true) }
+            let cancellations = state.tasks.begin(tracked, cancellingInFlight: cancellingInFlight)
+            state.turn.taskCount = state.tasks.count
+            return (cancellations, state.taskStarter)
         }
-        guard let (token, cancellations, starter) = registered else {
-            if let effect = request.effect { for observer in observers { observer(.skipped(effect)) } }
+        guard let (cancellations, starter) = registered else {
+            if let effect = tracked.effect { for observer in observers { observer(.skipped(effect)) } }
             return nil
         }
         for cancel in cancellations { cancel() }
-        if let effect = request.effect, !observers.isEmpty {
+        if let effect = tracked.effect, !observers.isEmpty {
             let event = TaskEvent.started(effect, at: .readingRealTimeClock())
             for observer in observers { observer(event) }
         }
-        let tracked = TrackedTask(
-            dispatcher: ObjectIdentifier(self), token: token, id: request.id, effect: request.effect)
-        return (tracked, starter)
+        return Registered(starter: starter)
     }
 
     /// Records how to cancel a registered task; a cancellation that came before is applied now.
@@ -137,6 +154,11 @@ extension Dispatcher {
         var outcome = EffectOutcome.finished
         defer { endTask(tracked, outcome) }
         TrackedTask.wasEverBound.set(true)
+        // NB: a task cancelled before it started (a queued start `cancelTasks(id:)` reached) never runs its work.
+        if tracked.startsCancelled {
+            outcome = .cancelled
+            throw CancellationError()
+        }
         do {
             return try await TrackedTask.$current.withValue(tracked) { try await work(self) }
         } catch {
@@ -156,7 +178,7 @@ extension Dispatcher {
     private func endTask(_ task: TrackedTask, _ outcome: EffectOutcome) {
         let (waiters, observers, eventObservers) = state.withLock { state in
             state.tasks.end(task.token)
-            state.turn.hasTasks = state.tasks.count > 0
+            state.turn.taskCount = state.tasks.count
             let eventObservers = task.effect == nil ? [] : Array(state.taskEventObservers.values)
             return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers, eventObservers)
         }
@@ -195,9 +217,9 @@ extension Dispatcher {
         return queued(Self.cause(of: task), task)
     }
 
-    /// Whether `task` was cancelled through the dispatcher (and still runs).
+    /// Whether `task`, or a task that started it, was cancelled through the dispatcher, even if it has ended.
     func isCancelled(_ task: TrackedTask) -> Bool {
-        state.withLock { $0.tasks.isCancelled(task.token) }
+        hasCancelledTasks.isSet && state.withLock { _ in task.isCancelled }
     }
 
     /// Refuses, reporting it, what the running code does if it belongs to a task cancelled through the dispatcher.
@@ -235,12 +257,4 @@ extension Dispatcher {
         defer { state.withLock { $0.effectPauses -= 1 } }
         return try body()
     }
-}
-
-/// A task to register: its id, what it replaces, which effect it is, and the task that started it.
-struct TaskRequest: Sendable {
-    let id: TaskKey?
-    let cancellingInFlight: Bool
-    let effect: EffectTag?
-    let parent: TrackedTask?
 }

@@ -28,18 +28,19 @@ import Foundation
 /// those steps from the journal and starts no effect. See <doc:WorkingWithEffects>.
 ///
 /// An `Effects` is valid only during the handler call it was given to, on
-/// its thread: asked later (even in a handler of a later action), the effect does not start, and
+/// its thread: asked later (even in another handler of the same action), the effect does not start, and
 /// ``FluxionError/effectOutsideHandler(_:)`` reaches ``Dispatcher/onTaskError``.
 public struct Effects: Sendable {
     @usableFromInline let dispatcher: Dispatcher?
-    /// The serial of the step whose handler got it: kept past its call, it is refused in a later step.
-    let step: UInt64
+    /// The handler call it was given to: kept past that call, it is refused, in a later handler of the
+    /// same step too.
+    let call: UInt64
 
     /// Effects for the handler the dispatcher's turn holder is calling now.
     @usableFromInline
     init(_ dispatcher: Dispatcher?) {
         self.dispatcher = dispatcher
-        step = dispatcher?.steps.serial ?? 0  // NB: read by the turn holder, in the handler's call
+        call = dispatcher?.transaction.handlerCall ?? 0  // NB: read by the turn holder, in the handler's call
     }
 
     /// Asks for an effect with no id: it starts when the action commits.
@@ -86,6 +87,6 @@ public struct Effects: Sendable {
             return FileHandle.standardError.write(
                 Data("Fluxion: \(error) (the handler ran without a dispatcher)\n".utf8))
         }
-        dispatcher.requestEffect(id: id, cancellingInFlight: cancellingInFlight, priority: priority, inStep: step, work)
+        dispatcher.requestEffect(id: id, cancellingInFlight: cancellingInFlight, priority: priority, inCall: call, work)
     }
 }

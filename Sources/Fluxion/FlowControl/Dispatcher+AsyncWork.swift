@@ -88,17 +88,31 @@ extension Dispatcher {
 
     /// Cancels the tasks started with ``dispatchTask(id:cancelInFlight:priority:_:)`` under `id`.
     ///
-    /// When this returns, none of those tasks dispatches any more.
+    /// When this returns, none of those tasks dispatches any more: their dispatches still held or
+    /// waiting are refused when they would run, even once the tasks have ended, and so are those of
+    /// the plain `Task`s they started. A task under `id` whose start is still queued behind the running
+    /// step (an effect, or `dispatchTask` from an observer) is cancelled too, and never runs its work.
     public func cancelTasks(id: some Hashable & Sendable) {
         let key = TaskKey(id)
-        let cancellations = state.withLock { $0.tasks.cancel { $0 == key } }
+        cancelTasks { $0 == key }
+    }
+
+    /// Cancels the tasks `matches` picks by id, running and queued to start: with those the running step's
+    /// handlers, observers or middleware asked for, when the caller runs that step.
+    private func cancelTasks(where matches: (TaskKey?) -> Bool) {
+        // NB: the transaction is read only by the thread holding the turn.
+        let unqueued = holdsTurn() ? transaction.queuedStarts : []
+        let cancellations = state.withLock { state in
+            hasCancelledTasks.set(true)
+            for task in unqueued where matches(task.id) { task.isCancelledItself = true }
+            return state.tasks.cancel(where: matches)
+        }
         for cancel in cancellations { cancel() }
     }
 
     /// Cancels every task started with `dispatchTask`; when this returns, none of them dispatches any more.
     public func cancelAllTasks() {
-        let cancellations = state.withLock { $0.tasks.cancel { _ in true } }
-        for cancel in cancellations { cancel() }
+        cancelTasks { _ in true }
     }
 
     /// How many tasks started with `dispatchTask` are running.

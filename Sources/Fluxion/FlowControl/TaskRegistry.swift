@@ -4,69 +4,87 @@
 /// cancelling work are ordered with the dispatches the work makes.
 struct TaskRegistry {
     private struct Entry {
-        let id: TaskKey?
-        /// The task that started it: cancelling that one cancels this one too.
-        let parent: UInt64?
+        let task: TrackedTask
         /// Cancels the task; `nil` until the task exists.
         var cancel: (@Sendable () -> Void)?
-        var isCancelled = false
     }
 
     private var entries: [UInt64: Entry] = [:]
+    /// Tasks a step asked for whose start is still queued behind it: a cancellation reaches them too.
+    private var queuedStarts: [TrackedTask] = []
     private var nextToken: UInt64 = 0
-    /// How many cancelled tasks still run: only while some do must a dispatch check its task.
-    private(set) var cancelledCount = 0
+    /// Whether a task was ever cancelled: until one is, no dispatch need check its task.
+    ///
+    /// NB: it stays set: a cancelled task's dispatches are refused after it ended, and its plain child tasks'.
+    private(set) var hasCancelled = false
 
     /// How many tasks run.
     var count: Int { entries.count }
 
-    /// Records a task about to start under `id`; with `cancellingInFlight`, cancels the others of that id.
+    /// Records a task whose start is queued behind the running step: cancelling its id cancels it before it starts.
+    mutating func queueStart(of task: TrackedTask) {
+        queuedStarts.append(task)
+    }
+
+    /// Records `task` about to start; with `cancellingInFlight`, cancels the others of its id.
     ///
-    /// - Returns: The task's token, and the cancellations to run once unlocked.
-    mutating func begin(id: TaskKey?, cancellingInFlight: Bool, parent: UInt64? = nil) -> (
-        UInt64, [@Sendable () -> Void]
-    ) {
-        let cancellations = cancellingInFlight && id != nil ? cancel { $0 == id } : []
-        let token = nextToken
+    /// - Returns: The cancellations to run once unlocked.
+    mutating func begin(_ task: TrackedTask, cancellingInFlight: Bool) -> [@Sendable () -> Void] {
+        let id = task.id
+        let cancellations = cancellingInFlight && id != nil ? cancel(queuedStarts: false) { $0 == id } : []
+        forgetStart(of: task)
+        task.token = nextToken
+        task.startsCancelled = task.isCancelled
         nextToken += 1
-        // NB: a task started by a task cancelled meanwhile is cancelled from the start.
-        let isCancelled = parent.map { entries[$0]?.isCancelled == true } ?? false
-        if isCancelled { cancelledCount += 1 }
-        entries[token] = Entry(id: id, parent: parent, isCancelled: isCancelled)
-        return (token, cancellations)
+        entries[task.token] = Entry(task: task)
+        return cancellations
+    }
+
+    /// Forgets a queued start that will not happen (effects are paused, or its step was dropped).
+    mutating func forgetStart(of task: TrackedTask) {
+        if let index = queuedStarts.firstIndex(where: { $0 === task }) { queuedStarts.remove(at: index) }
     }
 
     /// Records how to cancel the task of `token`; `true` when it was cancelled before it existed.
     mutating func attach(_ cancel: @escaping @Sendable () -> Void, to token: UInt64) -> Bool {
         guard let index = entries.index(forKey: token) else { return false }  // NB: the task has ended already
         entries.values[index].cancel = cancel
-        return entries.values[index].isCancelled
+        return entries.values[index].task.isCancelled
     }
 
-    /// Forgets an ended task.
+    /// Forgets an ended task; the task itself keeps whether it was cancelled.
     mutating func end(_ token: UInt64) {
-        if entries.removeValue(forKey: token)?.isCancelled == true { cancelledCount -= 1 }
+        entries.removeValue(forKey: token)
     }
 
     /// Marks the tasks whose ids `matches` picks as cancelled, and the tasks they started; returns their
-    /// cancellations, to run once unlocked.
-    mutating func cancel(where matches: (TaskKey?) -> Bool) -> [@Sendable () -> Void] {
+    /// cancellations, to run once unlocked. Queued starts it picks are cancelled too, unless `queuedStarts`
+    /// is `false` (a `cancelInFlight` reaches only the tasks running).
+    mutating func cancel(queuedStarts cancelsQueued: Bool = true, where matches: (TaskKey?) -> Bool)
+        -> [@Sendable () -> Void]
+    {
         var cancellations: [@Sendable () -> Void] = []
         // NB: a task starts after the task that started it, so its token is larger: one pass in order suffices.
         for token in entries.keys.sorted() {
-            guard let entry = entries[token], !entry.isCancelled else { continue }
-            let isStartedByCancelled = entry.parent.map { entries[$0]?.isCancelled == true } ?? false
-            guard matches(entry.id) || isStartedByCancelled else { continue }
-            entries[token]?.isCancelled = true
-            cancelledCount += 1
+            guard let entry = entries[token], !entry.task.isCancelledItself else { continue }
+            // NB: a task whose parent is cancelled now is cancelled itself, so that its `Task` is cancelled too.
+            guard matches(entry.task.id) || entry.task.isCancelled else { continue }
+            entry.task.isCancelledItself = true
+            hasCancelled = true
             if let cancel = entry.cancel { cancellations.append(cancel) }
+        }
+        if cancelsQueued {
+            for task in queuedStarts where matches(task.id) {
+                task.isCancelledItself = true
+                hasCancelled = true
+            }
         }
         return cancellations
     }
 
-    /// Whether the task of `token` was cancelled.
+    /// Whether the task of `token`, still running, was cancelled.
     func isCancelled(_ token: UInt64) -> Bool {
-        entries[token]?.isCancelled == true
+        entries[token]?.task.isCancelled == true
     }
 }
 
@@ -86,22 +104,36 @@ struct TaskKey: Hashable, @unchecked Sendable {  // NB: `base` only ever wraps a
     func hash(into hasher: inout Hasher) { hasher.combine(base) }
 }
 
-/// The tracked task the running code belongs to, if any: what a dispatch checks for cancellation.
+/// A task a dispatcher tracks: the running code's, for a dispatch to check, and what cancellation is about.
 ///
-/// A class: the task-local value and every check of it copy a reference, not its fields.
-final class TrackedTask: Sendable {
+/// Cancellation is a fact about the task, kept here, not in its registry entry: the dispatches the task
+/// held, queued or left to plain child tasks are refused after it ended too, and the tasks it started
+/// inherit it. A class: the task-local value and every check of it copy a reference, not its fields.
+final class TrackedTask: @unchecked Sendable {  // `token`, `isCancelledItself`: guarded by its dispatcher's state lock
     let dispatcher: ObjectIdentifier
-    let token: UInt64
+    /// Its key in the registry, given when it starts.
+    var token: UInt64 = 0
     /// The id the task was started under.
     let id: TaskKey?
     /// Which effect the task is; `nil` for a task started outside any step.
     let effect: EffectTag?
+    /// The tracked task that started it: cancelling that one cancels this one.
+    let parent: TrackedTask?
+    /// Whether it was cancelled, itself.
+    var isCancelledItself = false
+    /// Whether it was cancelled before it started: its work never runs. Set before its `Task` exists.
+    var startsCancelled = false
 
-    init(dispatcher: ObjectIdentifier, token: UInt64, id: TaskKey?, effect: EffectTag?) {
+    init(dispatcher: ObjectIdentifier, id: TaskKey?, effect: EffectTag?, parent: TrackedTask? = nil) {
         self.dispatcher = dispatcher
-        self.token = token
         self.id = id
         self.effect = effect
+        self.parent = parent
+    }
+
+    /// Whether it, or a task that started it, was cancelled.
+    var isCancelled: Bool {
+        isCancelledItself || parent?.isCancelled == true
     }
 
     @TaskLocal static var current: TrackedTask?

@@ -22,11 +22,7 @@ extension ProgramContext {
 
     /// The work of a tracked task: start its child, wait at its gate, dispatch, and linger if asked.
     func work(_ plan: TaskPlan, _ dispatcher: Dispatcher) async throws {
-        let task = Self.currentTask
-        seen.withLock {
-            $0.unfinished.insert(task)
-            $0.taskLog[plan.gate, default: []].append("began")
-        }
+        log(plan.gate, "began")
         if let child = plan.child { startChild(child, on: dispatcher) }
         try await park(plan.gate, tracked: true)
         if plan.drains { await drain(plan.gate, on: dispatcher) }
@@ -41,11 +37,24 @@ extension ProgramContext {
             $0.draining += 1
             $0.taskLog[gate, default: []].append("draining")
         }
-        await dispatcher.waitUntilDrained()
-        seen.withLock {
-            $0.draining -= 1
-            $0.taskLog[gate, default: []].append("drained")
+        // NB: cancelling the task ends its wait at once: it stops counting as waiting then, so that a settle
+        // waits for what it does next.
+        let left = Locked(false)
+        let leave: @Sendable () -> Void = { [seen] in
+            seen.withLock { seen in
+                left.withLock { left in
+                    if !left { seen.draining -= 1 }
+                    left = true
+                }
+            }
         }
+        await withTaskCancellationHandler {
+            await dispatcher.waitUntilDrained()
+        } onCancel: {
+            leave()
+        }
+        leave()
+        log(gate, "drained")
     }
 
     private func dispatchLogging(_ command: Command, gate: Int, on dispatcher: Dispatcher) throws {
@@ -84,14 +93,17 @@ extension ProgramContext {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 seen.withLock { seen in
                     if seen.opened.contains(gate) { return continuation.resume() }
-                    if seen.closed || seen.cancelledGates.contains(gate) { return continuation.resume(throwing: CancellationError()) }
+                    if seen.closed || seen.cancelledGates.contains(gate) {
+                        return continuation.resume(throwing: CancellationError())
+                    }
                     seen.waiting[gate] = (continuation, tracked)
                 }
             }
         } onCancel: {
             seen.withLock { seen in
                 guard let (continuation, _) = seen.waiting.removeValue(forKey: gate) else {
-                    return _ = seen.cancelledGates.insert(gate)
+                    _ = seen.cancelledGates.insert(gate)
+                    return
                 }
                 continuation.resume(throwing: CancellationError())
             }
@@ -109,21 +121,19 @@ extension ProgramContext {
     /// Blocks until every task of `dispatcher` and every plain task waits at a gate or has ended.
     ///
     /// - Returns: `false` if they did not within `timeout` seconds.
-    func settle(_ dispatcher: Dispatcher, timeout: TimeInterval = 2) -> Bool {
+    func settle(_ dispatcher: Dispatcher, timeout: TimeInterval = 10) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         var drainersAlone: Date?
         while Date() < deadline {
             // NB: a task can start, park or end between two reads: settled only if nothing changed meanwhile.
             let mark = seen.mark
-            let running = dispatcher.runningTaskCount
-            let (settled, draining) = seen.withLockUnchanged { seen in
-                let waiting = seen.parkedTracked + seen.draining
-                return (
-                    running == waiting && seen.unfinished.count == waiting && seen.plainRunning == seen.parkedPlain,
-                    seen.draining
+            let (settled, running, draining) = seen.withLockUnchanged { seen in
+                (
+                    seen.live == seen.parkedTracked + seen.draining && seen.plainRunning == seen.parkedPlain,
+                    seen.live, seen.draining
                 )
             }
-            if settled, dispatcher.runningTaskCount == running, seen.mark == mark {
+            if settled, seen.mark == mark {
                 // NB: a task awaiting the drain with no other task may have to go on: it gets half a second.
                 guard draining > 0, running == draining else { return true }
                 if let since = drainersAlone, Date().timeIntervalSince(since) > 0.5 { return true }
@@ -132,5 +142,21 @@ extension ProgramContext {
             seen.waitForChange(since: mark, timeout: 0.05)
         }
         return false
+    }
+}
+
+/// Starts the tracked tasks of a program's dispatcher, and counts them until each has ended, the
+/// dispatcher's bookkeeping of its end included: what a settle waits for.
+struct LiveTaskCounter: TaskStarter {
+    let seen: Monitor<ProgramContext.Seen>
+
+    func start<Value: Sendable>(
+        priority: TaskPriority?, _ operation: @escaping @Sendable () async throws -> Value
+    ) -> Task<Value, any Error> {
+        seen.withLock { $0.live += 1 }
+        return Task(priority: priority) { [seen] in
+            defer { seen.withLock { $0.live -= 1 } }
+            return try await operation()
+        }
     }
 }

@@ -19,9 +19,9 @@ final class ProgramContext: Sendable {
         var plainRunning = 0
         /// How many tracked tasks await `waitUntilDrained()`.
         var draining = 0
-        /// The tracked tasks whose work began and whose end the dispatcher has not yet told (by the
-        /// current task's hash): the journal notes an effect's end before it is told.
-        var unfinished: Set<Int> = []
+        /// How many tracked tasks the dispatcher started and have not ended, the dispatcher's own bookkeeping
+        /// of their end (the journal's note of an effect's end) included.
+        var live = 0
         var observerArms: [Int: [Reaction]] = [:]
         var middlewareArms: [MiddlewareReaction] = []
         var keptEffects: Effects?
@@ -46,15 +46,7 @@ final class ProgramContext: Sendable {
         dispatcher.onQueuedError = { [seen] action, error in
             seen.withLock { $0.reports.append("queued \(action.name) \(Self.describe(error))") }
         }
-        dispatcher.observeTaskEnds { [seen] in
-            let task = Self.currentTask
-            seen.withLock { _ = $0.unfinished.remove(task) }
-        }
-    }
-
-    /// The hash of the running task: the task that ends is the one that tells its end.
-    static var currentTask: Int {
-        withUnsafeCurrentTask { $0?.hashValue ?? 0 }
+        dispatcher.taskStarter = LiveTaskCounter(seen: seen)
     }
 
     /// Forgets the context of `dispatcher` (at the end of its program).

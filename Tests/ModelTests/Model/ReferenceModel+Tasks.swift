@@ -52,7 +52,7 @@ extension ReferenceModel {
     }
 
     /// What the task at `gate` does once its gate opened (and the drain it awaited, if any, ended).
-    private mutating func finish(_ gate: Int) {
+    mutating func finish(_ gate: Int) {
         guard let task = tasks[gate] else { return }
         guard let command = task.plan.dispatches else {
             log(gate, "done")
@@ -100,9 +100,10 @@ extension ReferenceModel {
 
     /// Delivers a dispatch that was held or waiting, as its task would have made it now.
     mutating func deliver(_ dispatch: TaskDispatch) {
-        if isCancelled(dispatch.gate) { return report("task refused \(idOfTask(at: dispatch.gate))") }
         if isTravelling { return held.append(dispatch) }
         if suspensions > 0 { return waiting.append(.task(dispatch)) }
+        // NB: refused when it would run: its task may have been cancelled while it was held or waited.
+        if isCancelled(dispatch.gate) { return report("task refused \(idOfTask(at: dispatch.gate))") }
         if let error = runStep(.op(dispatch.command), cause: cause(ofTaskAt: dispatch.gate)) {
             report("queued model.op \(error)")
         }
@@ -114,7 +115,13 @@ extension ReferenceModel {
             guard let task = tasks[gate], !task.isChild, task.phase != .ended, matches(task) else { continue }
             tasks[gate]?.isCancelled = true
             // NB: a dispatch already under way finishes; the task sees its cancellation afterwards.
-            guard task.phase != .dispatching, task.phase != .draining else { continue }
+            guard task.phase != .dispatching else { continue }
+            // NB: cancelling ends a wait for the drain, as it ends a sleep: the task goes on, to be refused.
+            if task.phase == .draining {
+                log(gate, "drained")
+                finish(gate)
+                continue
+            }
             log(task.phase == .lingering ? -gate : gate, "cancelled")
             end(gate, "cancelled")
         }

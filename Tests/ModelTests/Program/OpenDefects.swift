@@ -7,35 +7,17 @@ struct OpenDefects: OptionSet, Sendable {
 
     /// A replay runs a follow-up a replayed handler queues, and the journal's line for it too.
     static let replayOfFollowUps = OpenDefects(rawValue: 1 << 0)
-    /// An `Effects` kept past its handler call is accepted by a later handler of the same step.
-    static let effectsKeptPastTheirCall = OpenDefects(rawValue: 1 << 1)
     /// A time-travel move inside a batch's closure moves the stores (the batch then fails).
     static let movesInsideBatches = OpenDefects(rawValue: 1 << 2)
-    /// A plain `Task` started inside a cancelled tracked task dispatches once that task has ended.
-    static let plainTasksOfCancelledTasks = OpenDefects(rawValue: 1 << 3)
     /// An observer that dispatches while hearing a time-travel move commits while the past is shown.
     static let observersOfMovesDispatching = OpenDefects(rawValue: 1 << 4)
-    /// A task cancelled after its dispatch was held (or waited for a suspension), and then ended: the
-    /// dispatch is delivered.
-    static let dispatchesOfTasksCancelledLater = OpenDefects(rawValue: 1 << 5)
-    /// An observer's `cancelTasks(id:)` does not reach an effect its step asked for.
-    static let observersCancellingTheirStepsEffects = OpenDefects(rawValue: 1 << 6)
-    /// A middleware that throws after `next`: the task an observer of the step started is dropped.
-    static let observerTasksOfStepsMiddlewareFailed = OpenDefects(rawValue: 1 << 7)
-    /// A task cancelled while its own dispatch is under way: what that dispatch queued is refused.
-    static let tasksCancelledDuringTheirDispatch = OpenDefects(rawValue: 1 << 8)
     /// A replay of a store whose state is not `Codable` (store 3): a changed state reports "all
     /// matched", and a step that cannot replay (a batch with a mutation, a resume) throws instead of
     /// setting the states.
     static let replayOfStatesThatAreNotCodable = OpenDefects(rawValue: 1 << 9)
-    /// A task's dispatch that waited for a suspension, released while the past is shown, is refused
-    /// (reported as a queued action's error) instead of held.
-    static let taskDispatchesReleasedInThePast = OpenDefects(rawValue: 1 << 10)
     /// An effect of a step `resumeDiscardingLaterSteps()` dropped ends unrecorded in the file: the file's
     /// replay lists it as unfinished.
     static let effectsOfDroppedSteps = OpenDefects(rawValue: 1 << 11)
-    /// A task awaiting `waitUntilDrained()` waits for itself, forever.
-    static let drainsFromTasks = OpenDefects(rawValue: 1 << 12)
     /// A replay starts the task a store's factory starts, live.
     static let replaysStartingFactoryTasks = OpenDefects(rawValue: 1 << 13)
     /// A second `Journal` on a dispatcher replaces the first, silently.
@@ -48,44 +30,25 @@ struct OpenDefects: OptionSet, Sendable {
 
     /// Every switch: what the random run avoids today.
     static let all: OpenDefects = [
-        .replayOfFollowUps, .effectsKeptPastTheirCall, .movesInsideBatches, .plainTasksOfCancelledTasks,
-        .observersOfMovesDispatching, .dispatchesOfTasksCancelledLater, .observersCancellingTheirStepsEffects,
-        .observerTasksOfStepsMiddlewareFailed, .tasksCancelledDuringTheirDispatch, .replayOfStatesThatAreNotCodable,
-        .taskDispatchesReleasedInThePast, .effectsOfDroppedSteps, .drainsFromTasks, .replaysStartingFactoryTasks,
-        .secondJournals, .dispatchesRacingMoves, .tasksOfObserversOfMovesBack,
+        .replayOfFollowUps, .movesInsideBatches, .observersOfMovesDispatching, .replayOfStatesThatAreNotCodable,
+        .effectsOfDroppedSteps, .replaysStartingFactoryTasks, .secondJournals, .dispatchesRacingMoves,
+        .tasksOfObserversOfMovesBack,
     ]
 
     /// Whether `operation`, taken after `model`, meets a combination switched off here.
     func excludes(_ operation: Operation, after model: ReferenceModel) -> Bool {
-        let commands = operation.commands
-        let plans = operation.plans
         let arms = model.observerArms.values.joined()
         let checks: [(OpenDefects, Bool)] = [
-            (.effectsKeptPastTheirCall, commands.contains(where: \.reusesEffects)),
             (.movesInsideBatches, operation.isBatchSteppingBack),
-            (.plainTasksOfCancelledTasks, plans.contains { $0.child != nil }),
             (.observersOfMovesDispatching, operation.isMove && arms.contains(where: \.dispatches)),
-            (.dispatchesOfTasksCancelledLater, plans.contains(where: \.lingers)),
-            (.observersCancellingTheirStepsEffects, operation.armsObserverCancelling),
-            (
-                .observerTasksOfStepsMiddlewareFailed,
-                (operation == .armMiddleware(.throwAfterNext) && arms.contains(where: \.startsTask))
-                    || (operation.armsObserverStartingTask && model.middlewareArms.contains(.throwAfterNext))
-            ),
-            // NB: any effect or task a step starts may start while a task's dispatch is under way.
-            (.tasksCancelledDuringTheirDispatch, plans.dropFirst(operation.startsTaskFromOutside ? 1 : 0).contains(where: \.cancelInFlight)),
             (.replayOfStatesThatAreNotCodable, operation.reachesStore(3)),
-            (.drainsFromTasks, plans.contains(where: \.drains)),
             (.secondJournals, operation == .attachSecondJournal),
             (
                 .effectsOfDroppedSteps,
                 operation == .resumeDiscardingLaterSteps
-                    && model.steps.contains { $0.sequence > model.position ?? .max && $0.effects.contains { $0.outcome == nil } }
-            ),
-            (
-                .taskDispatchesReleasedInThePast,
-                operation == .release && model.suspensions == 1 && model.isTravelling
-                    && model.waiting.contains { if case .task = $0 { true } else { false } }
+                    && model.steps.contains {
+                        $0.sequence > model.position ?? .max && $0.effects.contains { $0.outcome == nil }
+                    }
             ),
         ]
         return checks.contains { contains($0.0) && $0.1 }

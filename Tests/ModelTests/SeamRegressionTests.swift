@@ -1,0 +1,117 @@
+import Testing
+
+/// Programs the model shrank when each of these was a defect where two features meet: each failed
+/// on the code of 2026-11-28, and is now the regression test of its fix.
+@Suite struct SeamRegressionTests {
+    @Test func anEffectsKeptPastItsCallIsRefused() async {
+        await expectModelHolds(
+            Program(operations: [.dispatch(Command(tag: 1, touches: [1, 3], reusesEffects: true))], replays: false))
+    }
+
+    @Test func aPlainTaskOfACancelledEffectChangesNothing() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .dispatch(
+                        Command(
+                            tag: 14, touches: [3],
+                            then: [
+                                .effect(
+                                    TaskPlan(
+                                        id: "b", gate: 13, dispatches: Command(tag: 14, touches: []),
+                                        child: ChildPlan(gate: 14, dispatches: Command(tag: 15, touches: [1]))))
+                            ])),
+                    .cancelTasks(id: "b"),
+                    .proceed(gate: 14),
+                ], replays: false))
+    }
+
+    @Test func aHeldDispatchOfATaskCancelledLaterIsRefused() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .dispatch(
+                        Command(
+                            tag: 2, touches: [3],
+                            then: [
+                                .effect(
+                                    TaskPlan(id: "c", gate: 3, dispatches: Command(tag: 4, touches: [0]), lingers: true)
+                                )
+                            ])),
+                    .stepBack,
+                    .proceed(gate: 3),
+                    .cancelAllTasks,
+                    .returnToPresent,
+                ], replays: false))
+    }
+
+    @Test func anObserverCancelsAnEffectItsStepAskedFor() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .armObserver(store: 3, .cancelTasks(id: "c")),
+                    .dispatch(
+                        Command(
+                            tag: 16, touches: [3],
+                            then: [.effect(TaskPlan(id: "c", gate: 19, dispatches: Command(tag: 17, touches: [])))])),
+                ], replays: false))
+    }
+
+    @Test func aMiddlewareThrowingAfterNextDropsNoTask() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .armObserver(
+                        store: 0, .startTask(TaskPlan(id: "b", gate: 3, dispatches: Command(tag: 6, touches: [2])))),
+                    .armMiddleware(.throwAfterNext),
+                    .dispatch(Command(tag: 12, touches: [0])),
+                ], replays: false))
+    }
+
+    @Test func aTaskCancelledDuringItsDispatchFinishesIt() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .dispatch(
+                        Command(
+                            tag: 3, touches: [0],
+                            then: [
+                                .effect(
+                                    TaskPlan(
+                                        id: "c", gate: 5,
+                                        dispatches: Command(
+                                            tag: 4, touches: [2],
+                                            then: [
+                                                .effect(
+                                                    TaskPlan(id: "c", cancelInFlight: true, gate: 7, dispatches: nil))
+                                            ])))
+                            ])),
+                    .armObserver(store: 2, .dispatch(Command(tag: 12, touches: [0, 2]))),
+                    .armObserver(store: 2, .dispatch(Command(tag: 16, touches: [1, 2]))),
+                    .proceed(gate: 5),
+                ], replays: false))
+    }
+
+    @Test func aTaskDispatchReleasedInThePastIsHeld() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .suspend,
+                    .startTask(TaskPlan(id: nil, gate: 9, dispatches: Command(tag: 13, touches: [0]))),
+                    .proceed(gate: 9),
+                    .dispatchBypassingSuspension(Command(tag: 22, touches: [1])),
+                    .stepBack,
+                    .release,
+                    .returnToPresent,
+                ], replays: false))
+    }
+
+    @Test func aTaskAwaitingTheDrainDoesNotWaitForItself() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .startTask(TaskPlan(id: "a", gate: 1, dispatches: Command(tag: 1, touches: [0]), drains: true)),
+                    .proceed(gate: 1),
+                ], replays: false))
+    }
+}
