@@ -46,7 +46,8 @@ import Testing
     }
 
     /// While a journal shows the past, tasks' dispatches are held, in order, and a drain does not wait for them.
-    @Test func heldActionsRunWhenReleasedInOrderOrAreTakenAway() {
+    /// The move back to the present queues them first, before what its observers queued, in its own turn.
+    @Test func heldActionsRunFirstWhenReleasedInOrderOrAreTakenAway() {
         var turn = TurnState()
         turn.holdsTaskDispatches = true
         turn.hold(QueuedAction(AnyAction(name: "a"), cause: .outside, task: nil))
@@ -55,20 +56,24 @@ import Testing
         var waiters: [CheckedContinuation<Void, Never>] = []
         let next = turn.next(endingWith: &waiters)
         #expect(next == nil)  // nothing runs meanwhile
-        let runs = turn.releaseHeld(by: first)
+        let takes = turn.take(by: first)  // the move takes the turn
+        #expect(takes)
+        #expect(arrive(&turn, first, "queued by an observer of the move") == .queued)
+        turn.releaseHeldFirst()
 
-        #expect(runs && turn.holder == first)
         #expect(!turn.holdsTaskDispatches)
-        #expect(drain(&turn) == ["a", "b"])
+        #expect(drain(&turn) == ["a", "b", "queued by an observer of the move"])
 
         turn.holdsTaskDispatches = true
         turn.hold(QueuedAction(AnyAction(name: "c"), cause: .outside, task: nil))
         var taken = turn.takeHeld()
         let first = taken.popFirst()?.action.name
-        let releasesMore = turn.releaseHeld(by: self.first)
+        let takesAgain = turn.take(by: self.first)
+        #expect(takesAgain)
+        turn.releaseHeldFirst()
         #expect(first == "c")
         #expect(!turn.holdsTaskDispatches)
-        #expect(!releasesMore)
+        #expect(drain(&turn) == [])
     }
 
     @Test func heldActionsReleasedDuringASuspensionWaitForItsEnd() {
@@ -77,10 +82,11 @@ import Testing
         turn.holdsTaskDispatches = true
         turn.hold(QueuedAction(AnyAction(name: "a"), cause: .outside, task: nil))
 
-        let runsAtOnce = turn.releaseHeld(by: first)
+        let takes = turn.take(by: first)
+        #expect(takes)
+        turn.releaseHeldFirst()
+        #expect(drain(&turn) == [])
         let ended = turn.endSuspension(by: first)
-
-        #expect(!runsAtOnce)
 
         #expect(ended.runsQueue)
         #expect(drain(&turn) == ["a"])

@@ -14,29 +14,6 @@ import Testing
         }
     }
 
-    @Test func aMoveInsideABatchIsRefused() async {
-        await withKnownIssue("stepBack() inside a batch moves the stores") {
-            await expectModelHolds(
-                Program(
-                    operations: [
-                        .dispatch(Command(tag: 3, touches: [0])),
-                        .batchSteppingBack(Command(tag: 5, touches: [1])),
-                    ], replays: false))
-        }
-    }
-
-    @Test func anObserverOfAMoveCannotCommitInThePast() async {
-        await withKnownIssue("an observer of a time-travel move that dispatches commits while the past is shown") {
-            await expectModelHolds(
-                Program(
-                    operations: [
-                        .dispatch(Command(tag: 9, touches: [0])),
-                        .armObserver(store: 0, .dispatch(Command(tag: 10, touches: [0, 2]))),
-                        .stepBack,
-                    ], replays: false))
-        }
-    }
-
     @Test func anEffectOfADroppedStepEndsInTheFile() async {
         await withKnownIssue("an effect of a step resuming dropped ends unrecorded in the file: its replay lists it") {
             await expectModelHolds(

@@ -114,4 +114,23 @@ import Testing
                     .proceed(gate: 1),
                 ], replays: false))
     }
+
+    @Test func aMoveInsideABatchIsRefused() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .dispatch(Command(tag: 3, touches: [0])),
+                    .batchSteppingBack(Command(tag: 5, touches: [1])),
+                ], replays: false))
+    }
+
+    @Test func anObserverOfAMoveCannotCommitInThePast() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .dispatch(Command(tag: 9, touches: [0])),
+                    .armObserver(store: 0, .dispatch(Command(tag: 10, touches: [0, 2]))),
+                    .stepBack,
+                ], replays: false))
+    }
 }

@@ -97,24 +97,19 @@ struct TurnState {
         queue.append(contentsOf: &actions)
     }
 
-    /// Keeps a tracked task's dispatch until ``releaseHeld(by:)`` or ``takeHeld()``, while ``holdsTaskDispatches``.
+    /// Keeps a tracked task's dispatch until ``releaseHeldFirst()`` or ``takeHeld()``, while ``holdsTaskDispatches``.
     mutating func hold(_ action: QueuedAction) {
         held.append(action)
     }
 
-    /// Stops holding; the held actions run next: behind the running action, after the suspensions, or now.
-    ///
-    /// - Returns: Whether `thread` took the turn to run them.
-    mutating func releaseHeld(by thread: ThreadID) -> Bool {
+    /// Stops holding tasks' dispatches, and queues those held before anything queued meanwhile (the
+    /// caller holds the turn); while suspended, they wait for the release instead.
+    mutating func releaseHeldFirst() {
         holdsTaskDispatches = false
-        guard !held.isEmpty else { return false }
-        guard suspensions == 0 else {
-            suspended.append(contentsOf: &held)
-            return false
-        }
-        let runsQueue = take(by: thread)
-        queue.append(contentsOf: &held)
-        return runsQueue
+        guard !held.isEmpty else { return }
+        guard suspensions == 0 else { return suspended.append(contentsOf: &held) }
+        held.append(contentsOf: &queue)
+        swap(&held, &queue)
     }
 
     /// Stops holding, and returns the held actions, which will not run.

@@ -99,7 +99,9 @@ extension Dispatcher {
     }
 
     /// Runs a batch whose observers hear an action named `name`: a journal's travel is one.
-    func batch<Value>(deliveredAs name: String, _ body: (DispatchBatch) throws -> Value) throws -> Value {
+    func batch<Value>(
+        deliveredAs name: String, beforeQueuedActions: () -> Void = {}, _ body: (DispatchBatch) throws -> Value
+    ) throws -> Value {
         let thread = ThreadID.current
         let admission = state.withLockWaiting { admit(.batch, from: thread, in: &$0, queueing: Self.neverQueued) }
         switch admission {
@@ -146,6 +148,7 @@ extension Dispatcher {
         if let commit { tracer?.end(commit, action: name, outcome: "committed") }
         enqueueTransactionActions()
         if !delivery.isEmpty { deliverBatch(delivery, as: AnyAction(name: name, payload: actions), tracing: tracer) }
+        beforeQueuedActions()
         return try outcome.get()
     }
 

@@ -49,8 +49,15 @@ extension Dispatcher {
 
     /// Sets each store to the state `states` returns, as one batch its observers hear as
     /// ``AnyAction/travelName``; `states` runs inside the batch, holding the dispatch turn.
-    func setStates(computing states: () throws -> [(store: any StateReplacing, state: any Sendable)]) throws {
-        try batch(deliveredAs: AnyAction.travelName) { batch in
+    /// Sets stores to states without running a handler, as one step observers hear as `Fluxion.travel`.
+    ///
+    /// - Parameter beforeQueuedActions: Runs once observers heard the step, in its turn, before the
+    ///   actions queued meanwhile run.
+    func setStates(
+        computing states: () throws -> [(store: any StateReplacing, state: any Sendable)],
+        beforeQueuedActions: () -> Void = {}
+    ) throws {
+        try batch(deliveredAs: AnyAction.travelName, beforeQueuedActions: beforeQueuedActions) { batch in
             for (store, state) in try states() {
                 let mutation = StoreMutation(of: type(of: store)) { store in
                     (store as? any StateReplacing)?.replaceState(with: state)
@@ -71,8 +78,15 @@ extension Dispatcher {
     }
 
     /// Lets the dispatches held while the stores showed the past run, in order.
-    func releaseHeldDispatches() {
-        if state.withLock({ $0.turn.releaseHeld(by: .current) }) { runQueuedActionsAndEndTurn() }
+    /// Queues the dispatches held for the present first, before those queued meanwhile: the caller holds the turn.
+    func queueHeldDispatchesFirst() {
+        state.withLock { $0.turn.releaseHeldFirst() }
+    }
+
+    /// Whether this thread runs a dispatch: it holds the turn, or makes a store for its holder.
+    var runsDispatchHere: Bool {
+        let thread = ThreadID.current
+        return state.withLock { $0.admits(thread) }
     }
 
     /// Drops the dispatches held while the stores showed step `step`, reporting each one.

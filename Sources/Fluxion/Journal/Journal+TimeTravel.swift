@@ -32,26 +32,26 @@ extension Journal {
     ///
     /// - Throws: ``JournalError/noSuchStep(_:range:)`` for a step outside ``steps``.
     public func travel(to step: Int) throws {
-        try move { _, _ in step }
+        try move("travel to step \(step)") { _, _ in step }
     }
 
     /// Moves the stores one step back.
     ///
     /// - Throws: ``JournalError/atOldestStep(_:)`` at the oldest step the journal holds.
     public func stepBack() throws {
-        try move(orAtEdge: JournalError.atOldestStep) { current, _ in current - 1 }
+        try move("step back", orAtEdge: JournalError.atOldestStep) { current, _ in current - 1 }
     }
 
     /// Moves the stores one step forward.
     ///
     /// - Throws: ``JournalError/atNewestStep(_:)`` at the newest step, the present.
     public func stepForward() throws {
-        try move(orAtEdge: JournalError.atNewestStep) { current, _ in current + 1 }
+        try move("step forward", orAtEdge: JournalError.atNewestStep) { current, _ in current + 1 }
     }
 
     /// Moves the stores back to the last step, and lets actions through again.
     public func returnToPresent() throws {
-        try move { _, last in last }
+        try move("return to the present") { _, last in last }
     }
 
     /// Makes the step the stores show the present: the steps after it are dropped (from memory; the
@@ -86,30 +86,45 @@ extension Journal {
     /// NB: the target and its states are worked out inside the move's dispatch turn, where no other
     /// step can commit: the move is one step's states, all at once.
     /// - Parameter atEdge: The error for a step outside the journal, given the step shown; `noSuchStep` if `nil`.
+    /// - Parameter name: What the move is called in an error: "step back", "return to the present".
+    ///
+    /// NB: the move is a dispatch turn of its own, from taking the turn to giving it up: the journal stops
+    /// moving, and the dispatches held for the present are queued first, before the turn runs what the
+    /// move's observers queued. No action commits unrecorded meanwhile, none overtakes a held one.
     private func move(
+        _ name: String,
         orAtEdge atEdge: ((Int) -> JournalError)? = nil,
         to target: (_ current: Int, _ last: Int) -> Int
     ) throws {
+        guard !dispatcher.runsDispatchHere else { throw JournalError.travelDuringDispatch(move: name) }
         contents.withLock { $0.beforeMoveTakesTurn }?()
         var moved: (step: Int, last: Int, old: Int?)?
         do {
-            try dispatcher.setStates(computing: {
-                let (states, move) = try contents.withLock { contents in
-                    let range = Self.range(of: contents)
-                    let current = contents.position ?? range.upperBound
-                    let step = target(current, range.upperBound)
-                    guard range.contains(step) else {
-                        throw atEdge?(current) ?? JournalError.noSuchStep(step, range: range)
+            try dispatcher.setStates(
+                computing: {
+                    let (states, move) = try contents.withLock { contents in
+                        let range = Self.range(of: contents)
+                        let current = contents.position ?? range.upperBound
+                        let step = target(current, range.upperBound)
+                        guard range.contains(step) else {
+                            throw atEdge?(current) ?? JournalError.noSuchStep(step, range: range)
+                        }
+                        let move = (step: step, last: range.upperBound, old: contents.position)
+                        contents.isMoving = true
+                        contents.position = step == range.upperBound ? nil : step
+                        return (Self.states(after: step, from: current, in: contents.entries), move)
                     }
-                    let move = (step: step, last: range.upperBound, old: contents.position)
-                    contents.isMoving = true
-                    contents.position = step == range.upperBound ? nil : step
-                    return (Self.states(after: step, from: current, in: contents.entries), move)
-                }
-                moved = move
-                dispatcher.showPast(move.step != move.last)
-                return states
-            })
+                    moved = move
+                    dispatcher.showPast(move.step != move.last)
+                    return states
+                },
+                beforeQueuedActions: { [self] in
+                    let isPresent = contents.withLock { contents in
+                        contents.isMoving = false
+                        return contents.position == nil
+                    }
+                    if isPresent { dispatcher.queueHeldDispatchesFirst() }
+                })
         } catch {
             if let moved {
                 contents.withLock { $0.position = moved.old }
@@ -118,8 +133,6 @@ extension Journal {
             endMoving()
             throw error
         }
-        endMoving()
-        if let moved, moved.step == moved.last { dispatcher.releaseHeldDispatches() }
     }
 
     /// Tests' hook: runs on the travelling thread before a move takes the dispatch turn.

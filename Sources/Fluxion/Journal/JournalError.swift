@@ -22,6 +22,10 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case travelling(action: String, step: Int)
     /// A step the journal does not hold: it has `range`.
     case noSuchStep(Int, range: ClosedRange<Int>)
+    /// A time-travel move (`move`: "step back", "return to the present", …) asked for from inside a
+    /// dispatch — a handler, an observer, a middleware or a batch's closure. A move takes a dispatch
+    /// turn of its own: ask for it once the dispatch has returned.
+    case travelDuringDispatch(move: String)
     /// ``Journal/stepBack()`` at the oldest step the journal holds, `step`: there is none before it.
     case atOldestStep(Int)
     /// ``Journal/stepForward()`` at the newest step, `step` (the present): there is none after it.
@@ -56,6 +60,9 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
             "line \(line) of the journal records the store \(name), which is not registered"
         case .undecodableValue(let line, let name, let reason):
             "line \(line) of the journal: the value of '\(name)' no longer decodes: \(reason)"
+        case .travelDuringDispatch(let move):
+            "cannot \(move) from inside a dispatch (a handler, an observer, a middleware or a batch's closure): "
+                + "time travel takes a dispatch turn of its own; \(move) once the dispatch has returned"
         case .notReplayable(let line, let name):
             "line \(line) of the journal records '\(name)' without a replayable payload"
         case .travelling(let action, let step):

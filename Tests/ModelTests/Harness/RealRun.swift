@@ -77,7 +77,6 @@ final class RealRun {
                     try batch.dispatch(.op, payload: command)
                 }
             }
-            if outcome != "ok", outcome != "threw travelling" { outcome = "threw refused" }
         case .startTask(let plan): context.startTask(plan, on: dispatcher)
         case .proceed(let gate): context.open(gate)
         case .cancelTasks(let id): dispatcher.cancelTasks(id: id)

@@ -13,8 +13,6 @@ final class ThreadedRun: Sendable {
         var dispatchesEach = 150
         var travels = 30
         var suspensions = 30
-        /// Whether a thread moves the stores back and to the present while the others dispatch.
-        var travelling = true
     }
 
     let dispatcher = Dispatcher()
@@ -54,12 +52,10 @@ final class ThreadedRun: Sendable {
                 for index in 0..<options.dispatchesEach { dispatch(source: 10 + task, index: index) }
             }
         }
-        if options.travelling {
-            spawn(group) { [self] in
-                for _ in 0..<options.travels {
-                    try? journal.stepBack()
-                    try? journal.returnToPresent()
-                }
+        spawn(group) { [self] in
+            for _ in 0..<options.travels {
+                try? journal.stepBack()
+                try? journal.returnToPresent()
             }
         }
         spawn(group) { [self] in

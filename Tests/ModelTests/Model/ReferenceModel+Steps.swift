@@ -107,7 +107,8 @@ extension ReferenceModel {
             } else if isTravelling {
                 report("queued model.op travelling")
             } else {
-                queue.append(.step(command, cause: "outside"))
+                // NB: a move is no step of the journal's: what its observers queue names an unrecorded one.
+                queue.append(.step(command, cause: "queued by an unrecorded step"))
             }
         case .startTask(let plan):
             // NB: a task an observer of a move starts belongs to no recorded step.

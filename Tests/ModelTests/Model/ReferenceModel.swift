@@ -66,14 +66,14 @@ struct ReferenceModel {
                 return
             }
             dispatchNow(.batch(commands, mutating: store, tag: tag, aborts: aborts))
-        case .batchSteppingBack:
-            // A move inside a batch is refused, and fails the batch, as a batch inside an action does.
+        case .batchSteppingBack(let command):
+            // NB: a move inside a batch is refused with an error; the closure that catches it goes on.
             if isTravelling {
                 world.outcome = "threw travelling"
                 return
             }
             report("batch stepBack refused")
-            world.outcome = "threw refused"
+            dispatchNow(.batch([command], mutating: nil, tag: 0, aborts: false))
         case .startTask(let plan): start(plan, as: .outside)
         case .proceed(let gate): proceed(gate)
         case .cancelTasks(let id): cancel { $0.plan.id == id }

@@ -7,10 +7,6 @@ struct OpenDefects: OptionSet, Sendable {
 
     /// A replay runs a follow-up a replayed handler queues, and the journal's line for it too.
     static let replayOfFollowUps = OpenDefects(rawValue: 1 << 0)
-    /// A time-travel move inside a batch's closure moves the stores (the batch then fails).
-    static let movesInsideBatches = OpenDefects(rawValue: 1 << 2)
-    /// An observer that dispatches while hearing a time-travel move commits while the past is shown.
-    static let observersOfMovesDispatching = OpenDefects(rawValue: 1 << 4)
     /// A replay of a store whose state is not `Codable` (store 3): a changed state reports "all
     /// matched", and a step that cannot replay (a batch with a mutation, a resume) throws instead of
     /// setting the states.
@@ -22,25 +18,17 @@ struct OpenDefects: OptionSet, Sendable {
     static let replaysStartingFactoryTasks = OpenDefects(rawValue: 1 << 13)
     /// A second `Journal` on a dispatcher replaces the first, silently.
     static let secondJournals = OpenDefects(rawValue: 1 << 14)
-    /// Threaded mode: a dispatch racing a time-travel move returns without an error and is lost.
-    static let dispatchesRacingMoves = OpenDefects(rawValue: 1 << 15)
-    /// Threaded mode: a held dispatch is applied after the dispatch of a task an observer of the move
-    /// back started (the held one was made first).
-    static let tasksOfObserversOfMovesBack = OpenDefects(rawValue: 1 << 16)
 
     /// Every switch: what the random run avoids today.
     static let all: OpenDefects = [
-        .replayOfFollowUps, .movesInsideBatches, .observersOfMovesDispatching, .replayOfStatesThatAreNotCodable,
-        .effectsOfDroppedSteps, .replaysStartingFactoryTasks, .secondJournals, .dispatchesRacingMoves,
-        .tasksOfObserversOfMovesBack,
+        .replayOfFollowUps, .replayOfStatesThatAreNotCodable,
+        .effectsOfDroppedSteps, .replaysStartingFactoryTasks, .secondJournals,
+
     ]
 
     /// Whether `operation`, taken after `model`, meets a combination switched off here.
     func excludes(_ operation: Operation, after model: ReferenceModel) -> Bool {
-        let arms = model.observerArms.values.joined()
         let checks: [(OpenDefects, Bool)] = [
-            (.movesInsideBatches, operation.isBatchSteppingBack),
-            (.observersOfMovesDispatching, operation.isMove && arms.contains(where: \.dispatches)),
             (.replayOfStatesThatAreNotCodable, operation.reachesStore(3)),
             (.secondJournals, operation == .attachSecondJournal),
             (
