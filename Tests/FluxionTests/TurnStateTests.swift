@@ -7,11 +7,32 @@ import Testing
     private let first = ThreadID(raw: 1)
     private let second = ThreadID(raw: 2)
 
+    private enum Arrival {
+        case run
+        case queued
+    }
+
+    /// An action from `thread` arrives: `Admission` decides, and the turn records the decision.
     private func arrive(
         _ turn: inout TurnState, _ thread: ThreadID, _ name: String, creating: Bool = false, exclusively: Bool = false
-    ) -> TurnState.Arrival? {
-        turn.arrive(thread, isCreatingForHolder: creating, exclusively: exclusively) { _ in
-            QueuedAction(AnyAction(name: name), cause: .outside, task: nil)
+    ) -> Arrival? {
+        var facts = Admission.Facts()
+        facts.actsForHolder = turn.admits(thread, isCreatingForHolder: creating)
+        facts.holderIsBetweenActions = turn.holderIsBetweenActions
+        facts.isSuspended = turn.isSuspended
+        facts.isTurnFree = turn.holder == nil
+        let action = QueuedAction(AnyAction(name: name), cause: .outside, task: nil)
+        switch Admission.decide(.action(exclusively: exclusively), facts) {
+        case .queueBehindStep:
+            turn.queueBehindHolder(action)
+            return .queued
+        case .waitForRelease:
+            turn.waitForRelease(action)
+            return .queued
+        case .run:
+            return turn.take(by: thread) ? .run : nil
+        default:
+            return nil
         }
     }
 

@@ -56,7 +56,9 @@ struct QueuedAction {
     /// starts the effect.
     func run(on dispatcher: Dispatcher) throws {
         guard !isEffect else { return try runner(dispatcher) }
-        if let task, dispatcher.isCancelled(task) {
+        var facts = Admission.Facts()
+        facts.isInCancelledTask = task.map(dispatcher.isCancelled) ?? false
+        if case .refuse = Admission.decide(.released, facts), let task {
             dispatcher.report(
                 TaskError(.refused, taskID: task.id?.value, action: action.name, error: CancellationError()))
             return

@@ -21,21 +21,24 @@ extension Dispatcher {
         handlers: (RouteList) throws -> Void
     ) throws {
         let thread = ThreadID.current
-        let admission = state.withLockWaiting { state in
-            admit(.action(name, exclusively: exclusively), from: thread, in: &state) { byHolder in
+        let admitted = state.withLockWaiting { state -> Admitted? in
+            let decision = admit(.action(exclusively: exclusively), from: thread, in: &state) { byHolder in
                 // NB: the holder's own code queues behind its step; others wait with their task's cause. One
                 // expression: a closure of statements was not inlined, and its context retained the dispatcher,
                 // a weakly referenced object whose counts take a slow path (W1: 1,879 instructions, not 1,438).
                 byHolder ? queued(steps.causeOfQueued ?? causeOfCurrentTask, nil) : queuedByItsTask(queued)
             }
+            guard let decision else { return nil }
+            guard decision == .run else { return .decided(decision) }
+            return .runs(state.index.list(for: name), through: state.middleware.passage)
         }
-        switch admission {
-        case .joinsTransaction:
+        switch admitted {
+        case .decided(.joinTransaction):
             transaction.enqueue(queued(steps.causeOfQueued ?? causeOfCurrentTask, nil))
-        case .queued, .takesTurn, .isInsideTurn:
-            return
-        case .refused:
+        case .decided(.refuse):
             throw refusal(of: name)
+        case .decided:
+            return  // NB: queued behind the step, waiting for a release, or held for the present
         case .runs(let list, let passage):
             var failure: (any Error)?
             let began = steps.beginDirect()
@@ -53,9 +56,9 @@ extension Dispatcher {
     /// Runs `body` holding the dispatch turn, so that no action runs meanwhile, then the actions it queued.
     func withTurn<Value>(_ body: () throws -> Value) rethrows -> Value {
         let thread = ThreadID.current
-        let admission = state.withLockWaiting { admit(.read, from: thread, in: &$0, queueing: Self.neverQueued) }
+        let decision = state.withLockWaiting { admit(.read, from: thread, in: &$0, queueing: Self.neverQueued) }
         // NB: this thread holds the turn already, or the holder waits for this thread's factory.
-        guard case .takesTurn = admission else { return try body() }
+        guard decision == .run else { return try body() }
         defer {
             state.withLock { $0.turn.holderIsBetweenActions = false }
             runQueuedActionsAndEndTurn()
@@ -144,4 +147,10 @@ extension Dispatcher {
             state.withLock { $0.turn.cancelDrainWaiter(id) }?.resume()
         }
     }
+}
+
+/// What an action's admission returns from under the lock: the decision, or, to run now, what it runs through.
+enum Admitted {
+    case decided(Admission.Decision)
+    case runs(RouteList, through: MiddlewareChain.Passage)
 }

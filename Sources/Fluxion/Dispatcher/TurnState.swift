@@ -2,17 +2,10 @@
 ///
 /// One thread at a time holds the turn and runs actions; the actions it
 /// dispatches meanwhile queue behind its own. The dispatcher keeps this value
-/// in its guarded state, asks it under the lock what to do, and does it
-/// after unlocking — decide under the lock, act outside it.
+/// in its guarded state; ``Admission`` decides where an arrival goes, and the
+/// dispatcher records it here under the lock, then acts after unlocking —
+/// decide under the lock, act outside it.
 struct TurnState {
-    /// What a dispatch does on arrival.
-    enum Arrival {
-        /// The caller now holds the turn and runs the action.
-        case run
-        /// The action was queued: behind the running one, or until the suspensions end.
-        case queued
-    }
-
     /// The thread whose dispatch is running, if any.
     private(set) var holder: ThreadID? {
         didSet { publishedHolder.set(holder) }
@@ -60,29 +53,14 @@ struct TurnState {
         holder == thread || (holder != nil && holderAwaitsCreation && isCreatingForHolder)
     }
 
-    /// Decides what a dispatch from `thread` does: `nil` means wait for the turn and ask again.
-    ///
-    /// - Parameter action: Makes the queued form of the action; its argument says whether `thread`
-    ///   acts for the holder, rather than waiting for a suspension to end.
-    mutating func arrive(
-        _ thread: ThreadID,
-        isCreatingForHolder: Bool,
-        exclusively: Bool,
-        action: (_ byHolder: Bool) -> QueuedAction
-    ) -> Arrival? {
-        if admits(thread, isCreatingForHolder: isCreatingForHolder) {
-            if holderIsBetweenActions, suspensions > 0, !exclusively {
-                suspended.append(action(true))
-            } else {
-                queue.append(action(true))
-            }
-            return .queued
-        }
-        if suspensions > 0, !exclusively {
-            suspended.append(action(false))
-            return .queued
-        }
-        return take(by: thread) ? .run : nil
+    /// Queues an action behind the running step: the holder runs it before it gives the turn up.
+    mutating func queueBehindHolder(_ action: QueuedAction) {
+        queue.append(action)
+    }
+
+    /// Keeps an action until the last suspension's release.
+    mutating func waitForRelease(_ action: QueuedAction) {
+        suspended.append(action)
     }
 
     /// Takes the turn for `thread` if it is free.

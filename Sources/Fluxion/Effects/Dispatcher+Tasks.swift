@@ -10,15 +10,21 @@ extension Dispatcher {
         priority: TaskPriority?,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value
     ) -> Task<Value, any Error> {
-        guard holdsTurn(), steps.isRunning else {
-            let parent = currentTask
-            if let parent, isCancelled(parent) {
-                report(TaskError(.refused, taskID: parent.id?.value, action: nil, error: CancellationError()))
-                return Task { throw CancellationError() }
-            }
+        var facts = Admission.Facts()
+        // NB: `steps` is read only once this thread is known to hold the turn.
+        facts.runsStep = holdsTurn() && steps.isRunning
+        let parent = facts.runsStep ? nil : currentTask
+        facts.isInCancelledTask = parent.map(isCancelled) ?? false
+        switch Admission.decide(.taskStart, facts) {
+        case .refuse:
+            report(TaskError(.refused, taskID: parent?.id?.value, action: nil, error: CancellationError()))
+            return Task { throw CancellationError() }
+        case .startNow:
             let tracked = TrackedTask(dispatcher: ObjectIdentifier(self), id: id, effect: nil, parent: parent)
             return startTask(tracked, cancellingInFlight: cancellingInFlight, priority: priority, work)
                 ?? Task { throw CancellationError() }
+        default:
+            break  // NB: it starts on commit, with the step's deferred work
         }
         // NB: a batch's closure is its caller's own code: a task that runs one started what it starts.
         let isBatchClosure = transaction.isBatch && !transaction.isRunningBatchAction
@@ -66,8 +72,12 @@ extension Dispatcher {
         inCall call: UInt64,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Void
     ) {
+        var facts = Admission.Facts()
         // NB: the transaction is read only once this thread is known to hold the turn.
-        guard holdsTurn(), transaction.isOpen, steps.isRunning, transaction.handlerCall == call, call != 0 else {
+        facts.runsEffectsCall =
+            holdsTurn() && transaction.isOpen && steps.isRunning && transaction.handlerCall == call
+            && call != 0
+        guard Admission.decide(.effect, facts) == .startOnCommit else {
             let name = id.map { "\($0.value)" }
             return report(
                 TaskError(.refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(name)))

@@ -103,11 +103,11 @@ extension Dispatcher {
         deliveredAs name: String, beforeQueuedActions: () -> Void = {}, _ body: (DispatchBatch) throws -> Value
     ) throws -> Value {
         let thread = ThreadID.current
-        let admission = state.withLockWaiting { admit(.batch, from: thread, in: &$0, queueing: Self.neverQueued) }
-        switch admission {
-        case .refused:
+        let decision = state.withLockWaiting { admit(.batch, from: thread, in: &$0, queueing: Self.neverQueued) }
+        switch decision {
+        case .refuse:
             throw refusal(of: name)
-        case .isInsideTurn:
+        case .runInsideTurn:
             // NB: this thread runs an action or a batch: a batch folds into a running batch,
             // between its actions, never inside a handler.
             guard holdsTurn(thread), transaction.isBatch, !transaction.isRunningBatchAction else {
@@ -119,8 +119,8 @@ extension Dispatcher {
                 transaction.fail(error)
                 throw error
             }
-        case .takesTurn, .joinsTransaction, .queued, .runs:
-            break  // NB: a batch is refused, takes the turn or is inside it
+        default:
+            break  // NB: a batch is refused, runs inside the turn, or took it to run
         }
         let began = steps.beginDirect()
         defer {

@@ -83,12 +83,6 @@ extension Dispatcher {
         state.withLock { $0.turn.releaseHeldFirst() }
     }
 
-    /// Whether this thread runs a dispatch: it holds the turn, or makes a store for its holder.
-    var runsDispatchHere: Bool {
-        let thread = ThreadID.current
-        return state.withLock { $0.admits(thread) }
-    }
-
     /// Drops the dispatches held while the stores showed step `step`, reporting each one.
     func dropHeldDispatches(at step: Int) {
         var held = state.withLock { $0.turn.takeHeld() }

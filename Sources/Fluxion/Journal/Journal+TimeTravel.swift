@@ -96,7 +96,7 @@ extension Journal {
         orAtEdge atEdge: ((Int) -> JournalError)? = nil,
         to target: (_ current: Int, _ last: Int) -> Int
     ) throws {
-        guard !dispatcher.runsDispatchHere else { throw JournalError.travelDuringDispatch(move: name) }
+        if case .refuse = dispatcher.admission(of: .move) { throw JournalError.travelDuringDispatch(move: name) }
         contents.withLock { $0.beforeMoveTakesTurn }?()
         var moved: (step: Int, last: Int, old: Int?)?
         do {

@@ -1,0 +1,131 @@
+/// Where a unit of work that arrives at a dispatcher goes: one pure decision, from the arrival and a
+/// few facts about the dispatcher and the code it comes from. Nothing else in Fluxion decides it;
+/// the dispatcher reads the facts under its lock, then carries the decision out.
+///
+/// The first row whose fact holds decides (facts a row does not name may be anything):
+///
+/// | arrival | fact | decision |
+/// | --- | --- | --- |
+/// | action | the caller holds the turn, in an open transaction (a handler) | ``Decision/joinTransaction`` |
+/// | action | the caller acts for the holder, between two actions, suspended, not exclusive (a read) | ``Decision/waitForRelease`` |
+/// | action | the caller acts for the holder (an observer, a middleware, a factory it waits for) | ``Decision/queueBehindStep`` |
+/// | action | it comes from a cancelled task | ``Decision/refuse(_:)`` `.cancelledTask` |
+/// | action | it comes from a task while a journal shows the past | ``Decision/holdForPresent`` |
+/// | action | the dispatcher is suspended, and the action is not exclusive | ``Decision/waitForRelease`` |
+/// | action | the turn is free | ``Decision/run`` |
+/// | action | — | ``Decision/waitForTurn`` |
+/// | batch, read | the caller acts for the holder | ``Decision/runInsideTurn`` |
+/// | move | the caller acts for the holder | ``Decision/refuse(_:)`` `.moveInsideDispatch` |
+/// | batch | it comes from a cancelled task | ``Decision/refuse(_:)`` `.cancelledTask` |
+/// | batch, read, move | the turn is free | ``Decision/run`` |
+/// | batch, read, move | — | ``Decision/waitForTurn`` |
+/// | effect | the caller runs the handler call its `Effects` was given to | ``Decision/startOnCommit`` |
+/// | effect | — | ``Decision/refuse(_:)`` `.effectOutsideHandler` |
+/// | task start | the caller runs a step (a handler, an observer, a middleware) | ``Decision/startOnCommit`` |
+/// | task start | it comes from a cancelled task | ``Decision/refuse(_:)`` `.cancelledTask` |
+/// | task start | — | ``Decision/startNow`` |
+/// | released (held or waiting, its turn come) | it comes from a task cancelled meanwhile, even one that ended | ``Decision/refuse(_:)`` `.cancelledTask` |
+/// | released | — | ``Decision/run`` |
+///
+/// A replayed step arrives as an action or a batch; a time-travel move as a move.
+enum Admission {
+    /// What arrives.
+    enum Arrival: Equatable {
+        /// An action; `exclusively` runs it even while the dispatcher is suspended.
+        case action(exclusively: Bool)
+        case batch
+        /// A ``Dispatcher/read(_:)``: it holds the turn between two actions.
+        case read
+        /// A time-travel move: it takes a turn of its own.
+        case move
+        /// An effect a handler asks for.
+        case effect
+        /// A task started with `dispatchTask`.
+        case taskStart
+        /// An action that was held or waited for a suspension, now that its turn has come.
+        case released
+    }
+
+    /// What the dispatcher knows of the arrival's caller, read under its lock (or by the turn holder).
+    struct Facts: Equatable {
+        /// The caller holds the turn and runs a transaction: it runs a handler.
+        var holdsOpenTransaction = false
+        /// The caller holds the turn, or runs a store factory its holder waits for.
+        var actsForHolder = false
+        /// The turn's holder runs no action: it reads between two.
+        var holderIsBetweenActions = false
+        var isSuspended = false
+        /// The code arriving belongs to a task cancelled through the dispatcher (for `released`, the task
+        /// that made the dispatch).
+        var isInCancelledTask = false
+        /// The code arriving belongs to a tracked task, and a journal shows the past (tasks' dispatches are held).
+        var isTaskWhilePastIsShown = false
+        var isTurnFree = false
+        /// The caller runs a step: a handler, an observer or a middleware of a committing action.
+        var runsStep = false
+        /// The caller runs the very handler call the `Effects` it uses was given to.
+        var runsEffectsCall = false
+    }
+
+    /// Where the arrival goes.
+    enum Decision: Equatable {
+        /// It is part of the running transaction: committed or rolled back with it.
+        case joinTransaction
+        /// It runs after the running step, before the turn is given up.
+        case queueBehindStep
+        /// It waits for the last suspension's release.
+        case waitForRelease
+        /// It waits for the stores to show the present again.
+        case holdForPresent
+        /// The caller takes the turn, and runs it now.
+        case run
+        /// The caller holds the turn already: it runs inside what runs now.
+        case runInsideTurn
+        /// Another thread holds the turn: the caller waits for it, and arrives again.
+        case waitForTurn
+        /// It starts when the running step commits (never if it rolls back), with the step's deferred work.
+        case startOnCommit
+        /// It starts now.
+        case startNow
+        /// It is refused: the caller's dispatch throws, or the refusal is reported.
+        case refuse(Refusal)
+    }
+
+    /// Why an arrival is refused.
+    enum Refusal: Equatable {
+        /// It comes from a task cancelled through the dispatcher.
+        case cancelledTask
+        /// A time-travel move asked for from inside a dispatch.
+        case moveInsideDispatch
+        /// An `Effects` used outside the handler call it was given to.
+        case effectOutsideHandler
+    }
+
+    /// The decision for `arrival`, given `facts`: the table above.
+    @inline(__always)
+    static func decide(_ arrival: Arrival, _ facts: Facts) -> Decision {
+        switch arrival {
+        case .action(let exclusively):
+            if facts.holdsOpenTransaction { return .joinTransaction }
+            if facts.actsForHolder {
+                return facts.holderIsBetweenActions && facts.isSuspended && !exclusively
+                    ? .waitForRelease : .queueBehindStep
+            }
+            if facts.isInCancelledTask { return .refuse(.cancelledTask) }
+            if facts.isTaskWhilePastIsShown { return .holdForPresent }
+            if facts.isSuspended, !exclusively { return .waitForRelease }
+            return facts.isTurnFree ? .run : .waitForTurn
+        case .batch, .read, .move:
+            if facts.actsForHolder { return arrival == .move ? .refuse(.moveInsideDispatch) : .runInsideTurn }
+            if arrival == .batch, facts.isInCancelledTask { return .refuse(.cancelledTask) }
+            return facts.isTurnFree ? .run : .waitForTurn
+        case .effect:
+            return facts.runsEffectsCall ? .startOnCommit : .refuse(.effectOutsideHandler)
+        case .taskStart:
+            if facts.runsStep { return .startOnCommit }
+            return facts.isInCancelledTask ? .refuse(.cancelledTask) : .startNow
+        case .released:
+            return facts.isInCancelledTask ? .refuse(.cancelledTask) : .run
+        }
+    }
+}
