@@ -1,6 +1,30 @@
 // The dispatch turn: which thread runs actions now, and what the others do meanwhile.
-// Where each arrival goes is decided under the lock, in `admit(_:from:in:queueing:)`;
-// what it decides runs here, unlocked.
+// Where each arrival goes is decided under the lock, by `Admission.decide` (its table is there);
+// what it decides runs here, unlocked. The whole way, from a caller to an effect's task:
+//
+//  caller ── dispatch ──▶ admit (Admission.decide, under the lock)
+//   │                      ├─ refuse ─────────────▶ throws (a cancelled task's: reported to onTaskError)
+//   │                      ├─ joinTransaction ────▶ queued in the running transaction: runs after it commits
+//   │                      ├─ queueBehindStep ────▶ the turn's queue: runs before the holder gives the turn up
+//   │                      ├─ waitForRelease ─────▶ the suspension's queue: runs at the last release
+//   │                      ├─ holdForPresent ─────▶ held: queued first by the move back to the present
+//   │                      ├─ waitForTurn ────────▶ waits on the lock, and arrives again
+//   │                      └─ run ─▶ forward: each middleware, then the journal's recorder
+//   │                                 (refuses the action while the past is shown) ─▶ transact:
+//   │                                 handlers stage ─▶ Transaction.end: commit all, or roll all back
+//   │                                   ├─ commit: its deferred work (effects, dispatchTask from the step,
+//   │                                   │   queued actions) moves to the turn's queue ─▶ observers hear it
+//   │                                   └─ roll back: its deferred work is dropped (the tasks throw
+//   │                                       CancellationError without running)
+//   │◀── runQueuedActionsAndEndTurn: the queue, in order (an effect's start registers its task and
+//         starts it: Dispatcher.run(_:as:) runs its work with the task-local `TrackedTask`); then the
+//         turn is given up and the drain waiters resume.
+//
+//  A batch runs the same way with one transaction across its actions; a read takes the turn between two
+//  actions. A time-travel move (Journal.move) is a turn of its own: refused from inside one, it sets the
+//  states as one batch heard as `Fluxion.travel`, stops moving, and, reaching the present, queues the held
+//  dispatches first. A replay dispatches each recorded step as an action or a batch, with effects paused:
+//  the tasks its steps ask for do not start.
 extension Dispatcher {
     /// Admits an action: runs it now, holding the dispatch turn, then the actions queued meanwhile;
     /// or makes it part of the running transaction, queues it, or refuses it (see ``Admission``).
