@@ -133,4 +133,32 @@ import Testing
                     .stepBack,
                 ], replays: false))
     }
+
+    /// A task cancelled by an observer of its own dispatch's step: that dispatch finishes with what the
+    /// step's observers queue. (The mutation check's program for the admission order.)
+    @Test func aDispatchUnderWayFinishesWithWhatItsObserversQueue() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .armObserver(store: 0, .cancelTasks(id: "b")),
+                    .armObserver(store: 1, .dispatch(Command(tag: 7, touches: [1]))),
+                    .startTask(TaskPlan(id: "b", gate: 9, dispatches: Command(tag: 11, touches: [0, 1]))),
+                    .proceed(gate: 9),
+                ], replays: false))
+    }
+
+    /// The move back to the present delivers the held dispatches before what its observers dispatch.
+    /// (The mutation check's program for the order of the held dispatches.)
+    @Test func heldDispatchesComeBeforeWhatTheMoveBacksObserversDispatch() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .dispatch(Command(tag: 1, touches: [2])),
+                    .startTask(TaskPlan(id: nil, gate: 3, dispatches: Command(tag: 6, touches: []))),
+                    .stepBack,
+                    .armObserver(store: 2, .dispatch(Command(tag: 8, touches: [1]))),
+                    .proceed(gate: 3),
+                    .returnToPresent,
+                ], replays: false))
+    }
 }
