@@ -183,12 +183,9 @@ import Testing
     }
 
     @Test func aSecondJournalIsRefused() async {
-        await withKnownIssue("a second Journal on one dispatcher silently replaces the first") {
-            await expectModelHolds(
-                Program(
-                    operations: [.attachSecondJournal, .dispatch(Command(tag: 1, touches: [0]))],
-                    factoryStartsTask: false))
-        }
+        await expectModelHolds(
+            Program(
+                operations: [.attachSecondJournal, .dispatch(Command(tag: 1, touches: [0]))], factoryStartsTask: false))
     }
 
     @Test func aReplayComparesAStateThatIsNotCodable() async {

@@ -38,8 +38,6 @@ struct OpenDefects: OptionSet, Sendable {
     static let drainsFromTasks = OpenDefects(rawValue: 1 << 12)
     /// A replay starts the task a store's factory starts, live.
     static let replaysStartingFactoryTasks = OpenDefects(rawValue: 1 << 13)
-    /// A second `Journal` on a dispatcher replaces the first, silently.
-    static let secondJournals = OpenDefects(rawValue: 1 << 14)
     /// Threaded mode: a dispatch racing a time-travel move returns without an error and is lost.
     static let dispatchesRacingMoves = OpenDefects(rawValue: 1 << 15)
     /// Threaded mode: a held dispatch is applied after the dispatch of a task an observer of the move
@@ -52,7 +50,7 @@ struct OpenDefects: OptionSet, Sendable {
         .observersOfMovesDispatching, .dispatchesOfTasksCancelledLater, .observersCancellingTheirStepsEffects,
         .observerTasksOfStepsMiddlewareFailed, .tasksCancelledDuringTheirDispatch, .replayOfStatesThatAreNotCodable,
         .taskDispatchesReleasedInThePast, .effectsOfDroppedSteps, .drainsFromTasks, .replaysStartingFactoryTasks,
-        .secondJournals, .dispatchesRacingMoves, .tasksOfObserversOfMovesBack,
+        .dispatchesRacingMoves, .tasksOfObserversOfMovesBack,
     ]
 
     /// Whether `operation`, taken after `model`, meets a combination switched off here.
@@ -76,7 +74,6 @@ struct OpenDefects: OptionSet, Sendable {
             (.tasksCancelledDuringTheirDispatch, plans.dropFirst(operation.startsTaskFromOutside ? 1 : 0).contains(where: \.cancelInFlight)),
             (.replayOfStatesThatAreNotCodable, operation.reachesStore(3)),
             (.drainsFromTasks, plans.contains(where: \.drains)),
-            (.secondJournals, operation == .attachSecondJournal),
             (
                 .effectsOfDroppedSteps,
                 operation == .resumeDiscardingLaterSteps
