@@ -54,6 +54,8 @@ struct QueuedAction {
     /// starts the effect.
     func run(on dispatcher: Dispatcher) throws {
         guard !isEffect else { return try runner(dispatcher) }
+        // NB: a replay runs no action a step queued: the journal's own line for it replays in its place.
+        if dispatcher.isReplaying.isSet, case .queued = cause { return dispatcher.countFollowUpLeftOut() }
         if let task, dispatcher.isCancelled(task) {
             dispatcher.report(
                 TaskError(.refused, taskID: task.id?.value, action: action.name, error: CancellationError()))

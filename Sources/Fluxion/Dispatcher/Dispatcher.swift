@@ -37,6 +37,9 @@ public final class Dispatcher: Sendable {
     /// Whether this dispatcher ever started a task (set as the first registers, before it runs, and never
     /// cleared: a task that one starts inherits its task-local value, and may outlive it); see ``currentTask``.
     let hasStartedTasks = AtomicFlag()
+    /// Whether a journal replays into this dispatcher: the actions its steps queue are not run (see
+    /// `replaying(_:)`). Set under the lock as replays begin and end; read unlocked by each queued action.
+    let isReplaying = AtomicFlag()
     /// The observers of every store; see `Dispatcher+Observation.swift`.
     let relay = ChangeRelay()
     /// The archivers of the persistent stores, and the persistence error hook.

@@ -72,7 +72,7 @@ extension Dispatcher {
             })
     }
 
-    /// Registers and starts a task; `nil` for an effect while effects are paused.
+    /// Registers and starts a task; `nil` while a replay pauses tasks.
     private func startTask<Value: Sendable>(
         _ request: TaskRequest,
         priority: TaskPriority?,
@@ -94,7 +94,7 @@ extension Dispatcher {
         return starter?.start(priority: priority, operation) ?? Task(priority: priority, operation: operation)
     }
 
-    /// Records a task about to start, cancelling those it replaces; `nil` for an effect while effects are paused.
+    /// Records a task about to start, cancelling those it replaces; `nil` while a replay pauses tasks.
     ///
     /// - Returns: The task's registration, and the starter to start it with.
     private func register(_ request: TaskRequest) -> (TrackedTask, (any TaskStarter)?)? {
@@ -103,7 +103,11 @@ extension Dispatcher {
             if request.effect != nil, !state.taskEventObservers.isEmpty {
                 observers = Array(state.taskEventObservers.values)
             }
-            guard request.effect == nil || state.effectPauses == 0 else { return nil }
+            // NB: a replay starts no task: what the recorded ones dispatched replays from the journal's lines.
+            guard state.effectPauses == 0 else {
+                if request.effect == nil { state.replayOmissions.tasks += 1 }
+                return nil
+            }
             state.turn.hasTasks = true
             if !hasStartedTasks.isSet { hasStartedTasks.set(true) }
             let (token, cancellations) = state.tasks.begin(
@@ -229,7 +233,7 @@ extension Dispatcher {
         withExtendedLifetime(removed) {}  // NB: released here, outside the lock
     }
 
-    /// Runs `body` with effects paused: the effects its steps ask for are not started (a replay).
+    /// Runs `body` with tasks paused: no tracked task starts, effect or not (a replay).
     func withEffectsPaused<Value>(_ body: () throws -> Value) rethrows -> Value {
         state.withLock { $0.effectPauses += 1 }
         defer { state.withLock { $0.effectPauses -= 1 } }

@@ -17,6 +17,14 @@ extension Journal {
     /// step, every store the journal names is compared with its recorded state
     /// (as JSON); the report names the first that differs, and replay goes on.
     ///
+    /// A replay replays the journal, and nothing else: an action that a
+    /// replayed step's handler, observer or middleware dispatches is not run,
+    /// as the journal's own line for it replays at its recorded place
+    /// (``ReplayReport/followUpsNotRun`` counts them); no effect starts, and
+    /// no task either: one `dispatchTask` starts meanwhile — a store's factory
+    /// that the replay runs, say — throws `CancellationError` without running
+    /// its work (``ReplayReport/tasksNotStarted`` counts them).
+    ///
     /// - Parameters:
     ///   - url: The journal file.
     ///   - dispatcher: A fresh dispatcher with the recording's store types registered.

@@ -26,8 +26,9 @@ struct JournalReplayer {
     mutating func run(_ lines: [NumberedLine], path: String, isComplete: Bool) throws -> ReplayReport {
         try Self.checkHeader(of: lines, path: path)
         if case .success(let header) = lines.first?.line { redacted = Set(header.redactedKeys ?? []) }
-        // NB: no effect runs: what the recorded effects dispatched is replayed from their own lines.
-        try dispatcher.withEffectsPaused {
+        // NB: no task starts and no queued action runs: what the recorded effects dispatched, and what the
+        // steps queued, replays from the journal's own lines.
+        let omitted = try dispatcher.replaying {
             for (number, result) in lines.dropFirst() {
                 do {
                     let line = try Self.line(
@@ -45,7 +46,9 @@ struct JournalReplayer {
                     report.skipped.append(error)
                 }
             }
-        }
+        }.omitted
+        report.followUpsNotRun = omitted.followUps
+        report.tasksNotStarted = omitted.tasks
         report.unfinishedEffects = unfinished.map { "#\($0.step) \($0.name)" }
         report.differingStores = expected.keys.filter { identity in
             stores[identity].map { differs($0, from: expected[identity]) } ?? false

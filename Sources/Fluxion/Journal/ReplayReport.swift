@@ -32,6 +32,14 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
     /// The effects the recording started and never saw end, as `#step effect`: what they would have
     /// dispatched is missing (a journal cut short, or recorded while they ran). None was run.
     public var unfinishedEffects: [String] = []
+    /// How many actions the replayed steps' handlers, observers and middleware dispatched that were not
+    /// run: a replay replays the journal, and the journal has its own line for each one the recording
+    /// ran, replayed at its recorded place.
+    public var followUpsNotRun = 0
+    /// How many tasks `dispatchTask` was asked for during the replay outside any step — by a store's
+    /// factory the replay ran, say — that were not started: each threw `CancellationError` without
+    /// running its work. (No effect of a replayed step starts either; see ``unfinishedEffects``.)
+    public var tasksNotStarted = 0
 
     /// Whether every replayed step left the stores as the recording says.
     public var allMatched: Bool { mismatch == nil }
@@ -39,11 +47,14 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let outcome = mismatch.map { "\n\($0)" } ?? " All states matched the recording."
         let skipped = skipped.isEmpty ? "" : ", \(skipped.count) line(s) skipped"
+        let followUps = followUpsNotRun == 0 ? "" : ", \(followUpsNotRun) queued action(s) left to their own lines"
+        let tasks = tasksNotStarted == 0 ? "" : ", \(tasksNotStarted) task(s) not started"
         let unfinished =
             unfinishedEffects.isEmpty
             ? ""
             : "\nEffects with no recorded end (their dispatches are missing): "
                 + unfinishedEffects.joined(separator: ", ")
-        return "Replayed \(replayed) step(s), set \(applied) from recorded states\(skipped).\(outcome)\(unfinished)"
+        return "Replayed \(replayed) step(s), set \(applied) from recorded states\(skipped)\(followUps)\(tasks)."
+            + "\(outcome)\(unfinished)"
     }
 }

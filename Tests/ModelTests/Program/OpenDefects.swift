@@ -5,8 +5,6 @@
 struct OpenDefects: OptionSet, Sendable {
     let rawValue: Int
 
-    /// A replay runs a follow-up a replayed handler queues, and the journal's line for it too.
-    static let replayOfFollowUps = OpenDefects(rawValue: 1 << 0)
     /// An `Effects` kept past its handler call is accepted by a later handler of the same step.
     static let effectsKeptPastTheirCall = OpenDefects(rawValue: 1 << 1)
     /// A time-travel move inside a batch's closure moves the stores (the batch then fails).
@@ -36,8 +34,6 @@ struct OpenDefects: OptionSet, Sendable {
     static let effectsOfDroppedSteps = OpenDefects(rawValue: 1 << 11)
     /// A task awaiting `waitUntilDrained()` waits for itself, forever.
     static let drainsFromTasks = OpenDefects(rawValue: 1 << 12)
-    /// A replay starts the task a store's factory starts, live.
-    static let replaysStartingFactoryTasks = OpenDefects(rawValue: 1 << 13)
     /// Threaded mode: a dispatch racing a time-travel move returns without an error and is lost.
     static let dispatchesRacingMoves = OpenDefects(rawValue: 1 << 15)
     /// Threaded mode: a held dispatch is applied after the dispatch of a task an observer of the move
@@ -46,10 +42,10 @@ struct OpenDefects: OptionSet, Sendable {
 
     /// Every switch: what the random run avoids today.
     static let all: OpenDefects = [
-        .replayOfFollowUps, .effectsKeptPastTheirCall, .movesInsideBatches, .plainTasksOfCancelledTasks,
+        .effectsKeptPastTheirCall, .movesInsideBatches, .plainTasksOfCancelledTasks,
         .observersOfMovesDispatching, .dispatchesOfTasksCancelledLater, .observersCancellingTheirStepsEffects,
         .observerTasksOfStepsMiddlewareFailed, .tasksCancelledDuringTheirDispatch, .replayOfStatesThatAreNotCodable,
-        .taskDispatchesReleasedInThePast, .effectsOfDroppedSteps, .drainsFromTasks, .replaysStartingFactoryTasks,
+        .taskDispatchesReleasedInThePast, .effectsOfDroppedSteps, .drainsFromTasks,
         .dispatchesRacingMoves, .tasksOfObserversOfMovesBack,
     ]
 
@@ -90,8 +86,7 @@ struct OpenDefects: OptionSet, Sendable {
 
     /// Whether the program's final replay meets a switched-off combination, so is not checked.
     func skipsReplay(of program: Program) -> Bool {
-        (contains(.replayOfFollowUps) && program.operations.contains(where: \.queuesFromHandlers))
-            || (contains(.replayOfStatesThatAreNotCodable) && program.divergence == 3)
+        contains(.replayOfStatesThatAreNotCodable) && program.divergence == 3
     }
 
     /// Whether no operation of `program` meets a switched-off combination.
@@ -102,6 +97,5 @@ struct OpenDefects: OptionSet, Sendable {
             model.apply(operation)
         }
         return !(program.replays && skipsReplay(of: program))
-            && !(contains(.replaysStartingFactoryTasks) && program.factoryStartsTask && program.replays)
     }
 }

@@ -26,7 +26,6 @@ struct ProgramGenerator {
         }
         let divergence = random.below(5) == 0 ? random.below(storeCount) : nil
         var program = Program(operations: operations, divergence: divergence)
-        program.factoryStartsTask = !avoiding.contains(.replaysStartingFactoryTasks)
         program.replays = !avoiding.skipsReplay(of: program)
         return program
     }
