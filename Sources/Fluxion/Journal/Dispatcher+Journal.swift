@@ -135,6 +135,8 @@ protocol StateReplacing: AnyObject, Sendable {
     func replaceState(with value: Any) -> HandlerOutcome
     /// Decodes `json` as the state type.
     func decodeState(_ json: JSONValue) throws -> any Sendable
+    /// Whether its state can be compared with a recorded one: its type is `Encodable`, so recorded as JSON.
+    var isComparable: Bool { get }
     /// How many times the store committed a change; read by the dispatch turn holder, who alone commits.
     var commitCount: UInt64 { get }
     /// The committed state, without its lock; read by the dispatch turn holder, who alone commits.
@@ -147,6 +149,8 @@ extension Store: StateReplacing {
     var commitCount: UInt64 { commitSerial }
 
     var committedValue: any Sendable { currentState }
+
+    var isComparable: Bool { State.self is any Encodable.Type }
 
     func replaceState(with value: Any) -> HandlerOutcome {
         guard let value = value as? State else {

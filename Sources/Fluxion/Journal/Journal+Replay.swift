@@ -16,6 +16,11 @@ extension Journal {
     /// has its recorded states set instead, as time travel does. After each
     /// step, every store the journal names is compared with its recorded state
     /// (as JSON); the report names the first that differs, and replay goes on.
+    /// A store whose state is not `Codable` cannot be compared: once a step
+    /// changes one, the report lists it in ``ReplayReport/incomparableStores``
+    /// (so ``ReplayReport/allMatched`` is `false`), and the other stores are
+    /// still compared; a step that cannot be dispatched again sets the
+    /// recorded states of the other stores, and leaves it as it is.
     ///
     /// A replay replays the journal, and nothing else: an action that a
     /// replayed step's handler, observer or middleware dispatches is not run,
@@ -33,7 +38,8 @@ extension Journal {
     /// - Throws: ``JournalError``, naming the line: the file cannot be read or
     ///   is not a journal (always thrown), a line is corrupt or cut short, an
     ///   action no store handles, a store not registered, a payload or state
-    ///   that no longer decodes.
+    ///   that no longer decodes, a step that cannot be dispatched again and
+    ///   lacks the recorded state of a store whose state is `Codable`.
     public static func replay(contentsOf url: URL, into dispatcher: Dispatcher, skippingErrors: Bool = false) throws
         -> ReplayReport
     {

@@ -15,8 +15,10 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownStore(line: Int, name: String)
     /// A recorded payload or state no longer decodes as the type the handler table (or the store) names.
     case undecodableValue(line: Int, name: String, reason: String)
-    /// A recorded action cannot be dispatched again: its payload was not recorded as JSON (not
-    /// `Codable`, or redacted), it carried an error, or it was an inline mutation with no recorded state.
+    /// A recorded step cannot be dispatched again — its payload was not recorded as JSON (not `Codable`,
+    /// or redacted), it carried an error, or it made an inline mutation — and the line lacks the state it
+    /// left a store whose state is `Codable`, to set instead: the file was edited or damaged. (A state that
+    /// is not `Codable` is never recorded as JSON: replay lists its store in ``ReplayReport/incomparableStores``.)
     case notReplayable(line: Int, name: String)
     /// An action dispatched while the journal travels in time; see ``Journal/resumeDiscardingLaterSteps()``.
     case travelling(action: String, step: Int)

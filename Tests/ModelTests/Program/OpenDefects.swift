@@ -22,10 +22,6 @@ struct OpenDefects: OptionSet, Sendable {
     static let observerTasksOfStepsMiddlewareFailed = OpenDefects(rawValue: 1 << 7)
     /// A task cancelled while its own dispatch is under way: what that dispatch queued is refused.
     static let tasksCancelledDuringTheirDispatch = OpenDefects(rawValue: 1 << 8)
-    /// A replay of a store whose state is not `Codable` (store 3): a changed state reports "all
-    /// matched", and a step that cannot replay (a batch with a mutation, a resume) throws instead of
-    /// setting the states.
-    static let replayOfStatesThatAreNotCodable = OpenDefects(rawValue: 1 << 9)
     /// A task's dispatch that waited for a suspension, released while the past is shown, is refused
     /// (reported as a queued action's error) instead of held.
     static let taskDispatchesReleasedInThePast = OpenDefects(rawValue: 1 << 10)
@@ -44,7 +40,7 @@ struct OpenDefects: OptionSet, Sendable {
     static let all: OpenDefects = [
         .effectsKeptPastTheirCall, .movesInsideBatches, .plainTasksOfCancelledTasks,
         .observersOfMovesDispatching, .dispatchesOfTasksCancelledLater, .observersCancellingTheirStepsEffects,
-        .observerTasksOfStepsMiddlewareFailed, .tasksCancelledDuringTheirDispatch, .replayOfStatesThatAreNotCodable,
+        .observerTasksOfStepsMiddlewareFailed, .tasksCancelledDuringTheirDispatch,
         .taskDispatchesReleasedInThePast, .effectsOfDroppedSteps, .drainsFromTasks,
         .dispatchesRacingMoves, .tasksOfObserversOfMovesBack,
     ]
@@ -68,7 +64,6 @@ struct OpenDefects: OptionSet, Sendable {
             ),
             // NB: any effect or task a step starts may start while a task's dispatch is under way.
             (.tasksCancelledDuringTheirDispatch, plans.dropFirst(operation.startsTaskFromOutside ? 1 : 0).contains(where: \.cancelInFlight)),
-            (.replayOfStatesThatAreNotCodable, operation.reachesStore(3)),
             (.drainsFromTasks, plans.contains(where: \.drains)),
             (
                 .effectsOfDroppedSteps,
@@ -84,11 +79,6 @@ struct OpenDefects: OptionSet, Sendable {
         return checks.contains { contains($0.0) && $0.1 }
     }
 
-    /// Whether the program's final replay meets a switched-off combination, so is not checked.
-    func skipsReplay(of program: Program) -> Bool {
-        contains(.replayOfStatesThatAreNotCodable) && program.divergence == 3
-    }
-
     /// Whether no operation of `program` meets a switched-off combination.
     func permits(_ program: Program) -> Bool {
         var model = ReferenceModel()
@@ -96,6 +86,6 @@ struct OpenDefects: OptionSet, Sendable {
             if excludes(operation, after: model) { return false }
             model.apply(operation)
         }
-        return !(program.replays && skipsReplay(of: program))
+        return true
     }
 }
