@@ -71,17 +71,27 @@ extension Journal {
         try JournalReplayer.checkHeader(of: lines, path: url.path)
         let isComplete = text.hasSuffix("\n")
         var records: [JournalRecord] = []
+        // NB: the records of resumes, and of the steps a resume dropped, whose numbers later steps may have.
+        var (resumes, dropped): (Set<Int>, Set<Int>) = ([], [])
         for (number, line) in lines.dropFirst() {
             let isLast = number == lines.last?.number
             let line = try JournalReplayer.line(line, number: number, isLast: isLast, isComplete: isComplete)
             guard line.kind == .effect else {
+                if line.kind == .resume, let position = line.sequence {
+                    resumes.insert(records.count)
+                    dropped.formUnion(records.indices.filter { records[$0].sequence > position })
+                }
                 records.append(JournalRecord(line))
                 continue
             }
-            // NB: an effect's lines follow its step's: its start adds it, its end completes it.
-            guard let event = line.effect, let index = records.lastIndex(where: { $0.sequence == line.sequence }) else {
-                continue
-            }
+            // NB: an effect's lines follow its step's: its start adds it, its end completes it. The end of
+            // an effect whose step a resume dropped is marked, and comes after the resume.
+            let isDropped = line.effect?.dropped == true
+            let isItsStep = { (index: Int) in records[index].sequence == line.sequence && !resumes.contains(index) }
+            guard let event = line.effect,
+                let index = records.indices.last(where: { isItsStep($0) && dropped.contains($0) == isDropped })
+                    ?? records.indices.last(where: isItsStep)
+            else { continue }
             records[index].note(event, at: line.time ?? Date(timeIntervalSince1970: 0))
         }
         return records

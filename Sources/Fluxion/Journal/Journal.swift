@@ -54,6 +54,9 @@ public final class Journal: Sendable {
         var middleware: MiddlewareID?
         /// The key of the journal's observer of effects.
         var effectObserver: Int?
+        /// The effects still running of the steps a resume dropped, by the step's serial, with its number:
+        /// the file records their ends too (see `Journal+Effects.swift`).
+        var droppedEffects: [UInt64: (sequence: Int, effects: [JournalRecord.Effect])] = [:]
         /// Tests' hook: runs on the travelling thread before a move takes the dispatch turn.
         var beforeMoveTakesTurn: (@Sendable () -> Void)?
 

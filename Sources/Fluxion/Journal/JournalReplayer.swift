@@ -13,8 +13,9 @@ struct JournalReplayer {
     private var names: [String: String] = [:]
     /// The keys the recording redacted: redacted in the replayed states too before they are compared.
     private var redacted: Set<String> = []
-    /// The recorded effects that started and have not ended yet, in the order they started.
-    private var unfinished: [(step: Int, index: Int, name: String)] = []
+    /// The recorded effects that started and have not ended yet, in the order they started; `isDropped`
+    /// once a resume dropped their step, whose number a later step may have.
+    private var unfinished: [(step: Int, index: Int, name: String, isDropped: Bool)] = []
     /// The dispatcher's stores the recording names, by name: only these are compared.
     private var stores: [String: any StateReplacing] = [:]
     /// The stores a step changed whose state is not `Encodable`, so cannot be compared, by store identity.
@@ -38,7 +39,9 @@ struct JournalReplayer {
                     switch line.kind {
                     case .header: throw JournalError.corruptLine(line: number, reason: "a second header")
                     case .action: try replay(line, number: number)
-                    case .resume: try setRecordedStates(of: line, number: number)
+                    case .resume:
+                        dropEffects(after: line.sequence ?? 0)
+                        try setRecordedStates(of: line, number: number)
                     case .effect:
                         note(line)
                         continue
@@ -61,13 +64,25 @@ struct JournalReplayer {
     }
 
     /// Notes a recorded effect's start or end.
+    ///
+    /// NB: the end of an effect whose step a resume dropped is marked, as a later step may have its number.
     private mutating func note(_ line: JournalLine) {
         guard let effect = line.effect, let step = line.sequence else { return }
-        if effect.outcome == nil {
-            unfinished.append((step, effect.index, effect.name))
-        } else {
-            unfinished.removeAll { $0.step == step && $0.index == effect.index }
+        guard effect.outcome != nil else { return unfinished.append((step, effect.index, effect.name, false)) }
+        let isDropped = effect.dropped == true
+        let ended = { (started: (step: Int, index: Int, name: String, isDropped: Bool)) in
+            started.step == step && started.index == effect.index
         }
+        if let index = unfinished.lastIndex(where: { ended($0) && $0.isDropped == isDropped })
+            ?? unfinished.lastIndex(where: ended)
+        {
+            unfinished.remove(at: index)
+        }
+    }
+
+    /// Notes that a resume dropped the steps after `position`, with the effects they started.
+    private mutating func dropEffects(after position: Int) {
+        for index in unfinished.indices where unfinished[index].step > position { unfinished[index].isDropped = true }
     }
 
     /// Checks that the first line is a journal header of a version this Fluxion reads.

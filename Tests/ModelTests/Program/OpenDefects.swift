@@ -25,9 +25,6 @@ struct OpenDefects: OptionSet, Sendable {
     /// A task's dispatch that waited for a suspension, released while the past is shown, is refused
     /// (reported as a queued action's error) instead of held.
     static let taskDispatchesReleasedInThePast = OpenDefects(rawValue: 1 << 10)
-    /// An effect of a step `resumeDiscardingLaterSteps()` dropped ends unrecorded in the file: the file's
-    /// replay lists it as unfinished.
-    static let effectsOfDroppedSteps = OpenDefects(rawValue: 1 << 11)
     /// A task awaiting `waitUntilDrained()` waits for itself, forever.
     static let drainsFromTasks = OpenDefects(rawValue: 1 << 12)
     /// Threaded mode: a dispatch racing a time-travel move returns without an error and is lost.
@@ -41,7 +38,7 @@ struct OpenDefects: OptionSet, Sendable {
         .effectsKeptPastTheirCall, .movesInsideBatches, .plainTasksOfCancelledTasks,
         .observersOfMovesDispatching, .dispatchesOfTasksCancelledLater, .observersCancellingTheirStepsEffects,
         .observerTasksOfStepsMiddlewareFailed, .tasksCancelledDuringTheirDispatch,
-        .taskDispatchesReleasedInThePast, .effectsOfDroppedSteps, .drainsFromTasks,
+        .taskDispatchesReleasedInThePast, .drainsFromTasks,
         .dispatchesRacingMoves, .tasksOfObserversOfMovesBack,
     ]
 
@@ -65,11 +62,6 @@ struct OpenDefects: OptionSet, Sendable {
             // NB: any effect or task a step starts may start while a task's dispatch is under way.
             (.tasksCancelledDuringTheirDispatch, plans.dropFirst(operation.startsTaskFromOutside ? 1 : 0).contains(where: \.cancelInFlight)),
             (.drainsFromTasks, plans.contains(where: \.drains)),
-            (
-                .effectsOfDroppedSteps,
-                operation == .resumeDiscardingLaterSteps
-                    && model.steps.contains { $0.sequence > model.position ?? .max && $0.effects.contains { $0.outcome == nil } }
-            ),
             (
                 .taskDispatchesReleasedInThePast,
                 operation == .release && model.suspensions == 1 && model.isTravelling
