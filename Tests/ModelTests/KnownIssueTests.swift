@@ -1,8 +1,8 @@
 import Testing
 
-/// The shrunk programs of the defects the model found on the code of 2026-11-28, each a test that
-/// fails today. `withKnownIssue` keeps the run green while a defect is open, and fails the day the
-/// defect is fixed: remove the wrapper then, and the defect's switch in `ProgramGenerator.OpenDefects`.
+/// The shrunk programs of the defects the model found on the code of 2026-11-28. `withKnownIssue` keeps
+/// the run green while a defect is open, and fails the day the defect is fixed: remove the wrapper then,
+/// and the defect's switch in `OpenDefects`; the test stays, unwrapped, as the fix's regression test.
 @Suite struct KnownIssueTests {
     @Test func aReplayRunsAFollowUpOnce() async {
         await expectModelHolds(
@@ -72,7 +72,8 @@ import Testing
                                 tag: 2, touches: [3],
                                 then: [
                                     .effect(
-                                        TaskPlan(id: "c", gate: 3, dispatches: Command(tag: 4, touches: [0]), lingers: true))
+                                        TaskPlan(
+                                            id: "c", gate: 3, dispatches: Command(tag: 4, touches: [0]), lingers: true))
                                 ])),
                         .stepBack,
                         .proceed(gate: 3),
@@ -91,7 +92,8 @@ import Testing
                         .dispatch(
                             Command(
                                 tag: 16, touches: [3],
-                                then: [.effect(TaskPlan(id: "c", gate: 19, dispatches: Command(tag: 17, touches: [])))])),
+                                then: [.effect(TaskPlan(id: "c", gate: 19, dispatches: Command(tag: 17, touches: [])))])
+                        ),
                     ], replays: false))
         }
     }
@@ -99,11 +101,13 @@ import Testing
     @Test func aMiddlewareThrowingAfterNextDropsNoTask() async {
         await withKnownIssue("a middleware that throws after next: an observer's dispatchTask is dropped") {
             await expectModelHolds(
-                Program(operations: [
-                    .armObserver(store: 0, .startTask(TaskPlan(id: "b", gate: 3, dispatches: Command(tag: 6, touches: [2])))),
-                    .armMiddleware(.throwAfterNext),
-                    .dispatch(Command(tag: 12, touches: [0])),
-                ], replays: false))
+                Program(
+                    operations: [
+                        .armObserver(
+                            store: 0, .startTask(TaskPlan(id: "b", gate: 3, dispatches: Command(tag: 6, touches: [2])))),
+                        .armMiddleware(.throwAfterNext),
+                        .dispatch(Command(tag: 12, touches: [0])),
+                    ], replays: false))
         }
     }
 
@@ -122,7 +126,9 @@ import Testing
                                             dispatches: Command(
                                                 tag: 4, touches: [2],
                                                 then: [
-                                                    .effect(TaskPlan(id: "c", cancelInFlight: true, gate: 7, dispatches: nil))
+                                                    .effect(
+                                                        TaskPlan(
+                                                            id: "c", cancelInFlight: true, gate: 7, dispatches: nil))
                                                 ])))
                                 ])),
                         .armObserver(store: 2, .dispatch(Command(tag: 12, touches: [0, 2]))),
@@ -150,15 +156,16 @@ import Testing
 
     @Test func anEffectOfADroppedStepEndsInTheFile() async {
         await expectModelHolds(
-            Program(operations: [
-                .dispatch(
-                    Command(
-                        tag: 8, touches: [1],
-                        then: [.effect(TaskPlan(id: "c", gate: 7, dispatches: Command(tag: 9, touches: [])))])),
-                .stepBack,
-                .resumeDiscardingLaterSteps,
-                .proceed(gate: 7),
-            ], factoryStartsTask: false))
+            Program(
+                operations: [
+                    .dispatch(
+                        Command(
+                            tag: 8, touches: [1],
+                            then: [.effect(TaskPlan(id: "c", gate: 7, dispatches: Command(tag: 9, touches: [])))])),
+                    .stepBack,
+                    .resumeDiscardingLaterSteps,
+                    .proceed(gate: 7),
+                ], factoryStartsTask: false))
     }
 
     @Test func aTaskAwaitingTheDrainDoesNotWaitForItself() async {

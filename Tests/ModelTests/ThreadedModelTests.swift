@@ -18,7 +18,9 @@ import Testing
     }
 
     @Test func dispatchesRacingMovesAreNotLost() async throws {
-        await withKnownIssue("a dispatch racing a time-travel move returns without an error and is lost", isIntermittent: true) {
+        await withKnownIssue(
+            "a dispatch racing a time-travel move returns without an error and is lost", isIntermittent: true
+        ) {
             let broken = await Self.rounds(ThreadedRun.Options(), for: 1)
             #expect(broken.isEmpty, "\(broken)")
         }

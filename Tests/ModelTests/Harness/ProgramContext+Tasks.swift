@@ -84,14 +84,17 @@ extension ProgramContext {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 seen.withLock { seen in
                     if seen.opened.contains(gate) { return continuation.resume() }
-                    if seen.closed || seen.cancelledGates.contains(gate) { return continuation.resume(throwing: CancellationError()) }
+                    if seen.closed || seen.cancelledGates.contains(gate) {
+                        return continuation.resume(throwing: CancellationError())
+                    }
                     seen.waiting[gate] = (continuation, tracked)
                 }
             }
         } onCancel: {
             seen.withLock { seen in
                 guard let (continuation, _) = seen.waiting.removeValue(forKey: gate) else {
-                    return _ = seen.cancelledGates.insert(gate)
+                    _ = seen.cancelledGates.insert(gate)
+                    return
                 }
                 continuation.resume(throwing: CancellationError())
             }

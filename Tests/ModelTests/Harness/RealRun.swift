@@ -155,8 +155,8 @@ final class RealRun {
         _ = context.settle(dispatcher, timeout: 2)
         while let suspension = suspensions.popLast() { suspension.release() }
         journal.stop()
-        otherJournals.forEach { $0.stop() }
-        tokens.forEach { $0.cancel() }
+        for journal in otherJournals { journal.stop() }
+        for token in tokens { token.cancel() }
         ProgramContext.forget(dispatcher)
         try? FileManager.default.removeItem(at: fileURL)
     }

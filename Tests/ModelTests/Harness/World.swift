@@ -27,7 +27,8 @@ struct World: Equatable, Sendable {
         compare("states", states, other.states)
         compare("observed", observed, other.observed)
         compare("records", records, other.records)
-        compare("taskLog", taskLog.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" },
+        compare(
+            "taskLog", taskLog.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" },
             other.taskLog.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" })
         compare("reports", reports, other.reports)
         compare("archive", archive, other.archive)

@@ -6,12 +6,18 @@ extension ReferenceModel {
 
     mutating func stepBack() {
         let current = position ?? newest
-        guard current - 1 >= oldest else { return world.outcome = "threw journal" }
+        guard current - 1 >= oldest else {
+            world.outcome = "threw journal"
+            return
+        }
         move(to: current - 1)
     }
 
     mutating func stepForward() {
-        guard let current = position else { return world.outcome = "threw journal" }
+        guard let current = position else {
+            world.outcome = "threw journal"
+            return
+        }
         move(to: current + 1)
     }
 

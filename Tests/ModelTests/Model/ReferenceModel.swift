@@ -49,17 +49,29 @@ struct ReferenceModel {
         switch operation {
         case .dispatch(let command):
             if suspensions > 0 { return waiting.append(.outside(command)) }
-            if isTravelling { return world.outcome = "threw travelling" }
+            if isTravelling {
+                world.outcome = "threw travelling"
+                return
+            }
             dispatchNow(.op(command))
         case .dispatchBypassingSuspension(let command):
-            if isTravelling { return world.outcome = "threw travelling" }
+            if isTravelling {
+                world.outcome = "threw travelling"
+                return
+            }
             dispatchNow(.op(command))
         case .batch(let commands, let store, let tag, let aborts):
-            if isTravelling { return world.outcome = "threw travelling" }
+            if isTravelling {
+                world.outcome = "threw travelling"
+                return
+            }
             dispatchNow(.batch(commands, mutating: store, tag: tag, aborts: aborts))
         case .batchSteppingBack:
             // A move inside a batch is refused, and fails the batch, as a batch inside an action does.
-            if isTravelling { return world.outcome = "threw travelling" }
+            if isTravelling {
+                world.outcome = "threw travelling"
+                return
+            }
             report("batch stepBack refused")
             world.outcome = "threw refused"
         case .startTask(let plan): start(plan, as: .outside)

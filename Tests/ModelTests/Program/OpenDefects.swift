@@ -60,7 +60,10 @@ struct OpenDefects: OptionSet, Sendable {
                     || (operation.armsObserverStartingTask && model.middlewareArms.contains(.throwAfterNext))
             ),
             // NB: any effect or task a step starts may start while a task's dispatch is under way.
-            (.tasksCancelledDuringTheirDispatch, plans.dropFirst(operation.startsTaskFromOutside ? 1 : 0).contains(where: \.cancelInFlight)),
+            (
+                .tasksCancelledDuringTheirDispatch,
+                plans.dropFirst(operation.startsTaskFromOutside ? 1 : 0).contains(where: \.cancelInFlight)
+            ),
             (.drainsFromTasks, plans.contains(where: \.drains)),
             (
                 .taskDispatchesReleasedInThePast,
