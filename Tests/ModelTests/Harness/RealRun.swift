@@ -15,6 +15,9 @@ final class RealRun {
 
     init() throws {
         context = ProgramContext(for: dispatcher)
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            dispatcher.taskStarter = OwnThreadsTaskStarter()
+        }
         let storage = storage
         let persistence = { (key: String) in
             Persistence<Items>(storage: storage, key: key, debounce: .seconds(3_600))

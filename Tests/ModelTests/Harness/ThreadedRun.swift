@@ -36,6 +36,9 @@ final class ThreadedRun: Sendable {
             if let command = action.payload as? Command { refused.withLock { $0.append(command.tag) } }
         }
         dispatcher.onTaskError = { _ in }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            dispatcher.taskStarter = OwnThreadsTaskStarter()
+        }
     }
 
     /// Runs the round; returns what broke, if anything.
