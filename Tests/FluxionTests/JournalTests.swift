@@ -76,6 +76,61 @@ import Testing
         try dispatcher.dispatch(.shelve, payload: "C")  // no journal left in the chain
     }
 
+    @Test func aSecondJournalIsRefusedNamingTheFirstsFile() throws {
+        let (url, refused) = (temporaryJournalURL(), temporaryJournalURL())
+        defer { for file in [url, refused] { try? FileManager.default.removeItem(at: file) } }
+        let dispatcher = try makeShelfDispatcher()
+        let first = try Journal(recording: dispatcher, writingTo: url)
+
+        let error = #expect(throws: JournalError.self) { try Journal(recording: dispatcher, writingTo: refused) }
+        #expect(throws: JournalError.alreadyRecorded(by: url.path)) { try Journal(recording: dispatcher) }
+
+        #expect(error == .alreadyRecorded(by: url.path))
+        #expect(
+            error?.description
+                == "the dispatcher is recorded already, by the journal writing to \(url.path); a dispatcher has one "
+                + "journal at a time: stop that one (stop(), or let it go) first")
+        #expect(!FileManager.default.fileExists(atPath: refused.path))  // the refused journal opened no file
+        try dispatcher.dispatch(.shelve, payload: "Dune")
+        #expect(first.records.map(\.name) == ["journalShelve"])  // the first records on
+    }
+
+    @Test func aSecondJournalIsRefusedSayingTheFirstRecordsInMemory() throws {
+        let dispatcher = try makeShelfDispatcher()
+        let first = try Journal(recording: dispatcher)
+
+        let error = #expect(throws: JournalError.self) { try Journal(recording: dispatcher) }
+
+        #expect(error == .alreadyRecorded(by: nil))
+        #expect(
+            error?.description
+                == "the dispatcher is recorded already, by a journal that records in memory; a dispatcher has one "
+                + "journal at a time: stop that one (stop(), or let it go) first")
+        withExtendedLifetime(first) {}
+    }
+
+    @Test func aNewJournalAttachesOnceTheFirstHasStoppedOrWasLetGo() throws {
+        let dispatcher = try makeShelfDispatcher()
+        let first = try Journal(recording: dispatcher)
+        first.stop()
+
+        let second = try Journal(recording: dispatcher)
+        try dispatcher.dispatch(.shelve, payload: "Dune")
+        #expect(first.records.isEmpty)
+        #expect(second.records.map(\.name) == ["journalShelve"])
+
+        weak var released: Journal?
+        do {
+            second.stop()
+            let third = try Journal(recording: dispatcher)
+            released = third
+        }
+        #expect(released == nil)
+        let fourth = try Journal(recording: dispatcher)
+        try dispatcher.dispatch(.shelve, payload: "Emma")
+        #expect(fourth.records.map(\.action) == ["journalShelve(Emma)"])
+    }
+
     @Test func writesEveryStepToAFileOnlyItsOwnerCanRead() throws {
         let url = temporaryJournalURL()
         defer { try? FileManager.default.removeItem(at: url) }

@@ -3,7 +3,7 @@ import Fluxion
 // The stores of "Effects": a search as you type, and a toast. EffectsGuideTests.swift runs them.
 
 /// Why a search failed, as the store shows it.
-enum SearchError: Error, Equatable {
+enum SearchError: Error, Equatable, Codable {
     case offline
     case timedOut
 }
@@ -22,7 +22,7 @@ extension ActionName where Payload == [String]? {
 }
 
 // article-search-begin
-struct Search: Equatable, Sendable {
+struct Search: Codable, Equatable, Sendable {
     var query = ""
     var results: [String] = []
     var isLoading = false

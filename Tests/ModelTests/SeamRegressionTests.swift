@@ -161,4 +161,48 @@ import Testing
                     .returnToPresent,
                 ], replays: false))
     }
+
+    @Test func aReplayRunsAFollowUpOnce() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .dispatch(Command(tag: 11, touches: [0], then: [.dispatch(Command(tag: 12, touches: [0]))]))
+                ], factoryStartsTask: false))
+    }
+
+    @Test func anEffectOfADroppedStepEndsInTheFile() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .dispatch(
+                        Command(
+                            tag: 8, touches: [1],
+                            then: [.effect(TaskPlan(id: "c", gate: 7, dispatches: Command(tag: 9, touches: [])))])),
+                    .stepBack,
+                    .resumeDiscardingLaterSteps,
+                    .proceed(gate: 7),
+                ], factoryStartsTask: false))
+    }
+
+    @Test func aReplayStartsNoTaskOfAStoreFactory() async {
+        await expectModelHolds(Program(operations: [.dispatch(Command(tag: 1, touches: [2]))]))
+    }
+
+    @Test func aSecondJournalIsRefused() async {
+        await expectModelHolds(
+            Program(
+                operations: [.attachSecondJournal, .dispatch(Command(tag: 1, touches: [0]))], factoryStartsTask: false))
+    }
+
+    @Test func aReplayDoesNotMatchAllWhenAStateIsNotCodable() async {
+        await expectModelHolds(
+            Program(operations: [.dispatch(Command(tag: 1, touches: [3]))], divergence: 3, factoryStartsTask: false))
+    }
+
+    @Test func aReplaySetsTheStatesOfAStepThatCannotReplay() async {
+        await expectModelHolds(
+            Program(
+                operations: [.batch([Command(tag: 4, touches: [3])], mutating: 0, mutationTag: 800)],
+                factoryStartsTask: false))
+    }
 }

@@ -56,6 +56,8 @@ struct QueuedAction {
     /// starts the effect.
     func run(on dispatcher: Dispatcher) throws {
         guard !isEffect else { return try runner(dispatcher) }
+        // NB: a replay runs no action a step queued: the journal's own line for it replays in its place.
+        if dispatcher.isReplaying.isSet, case .queued = cause { return dispatcher.countFollowUpLeftOut() }
         var facts = Admission.Facts()
         facts.isInCancelledTask = task.map(dispatcher.isCancelled) ?? false
         if case .refuse = Admission.decide(.released, facts), let task {

@@ -15,8 +15,10 @@ struct DispatcherState {
     /// Told what happens to each effect; journals record it.
     var taskEventObservers: [Int: @Sendable (TaskEvent) -> Void] = [:]
     var nextTaskEventKey = 0
-    /// How many replays pause effects: while any does, the effects steps ask for do not start.
+    /// How many replays pause tasks: while any does, no tracked task starts, effect or not.
     var effectPauses = 0
+    /// What replays left out so far: the actions steps queued, and the tasks asked for outside any step.
+    var replayOmissions = ReplayOmissions()
     /// Whether every store forwards its changes to the whole-dispatcher observers: set for
     /// good by the first of them.
     var forwardsChanges = false

@@ -93,7 +93,7 @@ extension Dispatcher {
             })
     }
 
-    /// Registers and starts a task; `nil` for an effect while effects are paused.
+    /// Registers and starts a task; `nil` while a replay pauses tasks.
     private func startTask<Value: Sendable>(
         _ tracked: TrackedTask,
         cancellingInFlight: Bool,
@@ -122,15 +122,17 @@ extension Dispatcher {
         let starter: (any TaskStarter)?
     }
 
-    /// Records a task about to start, cancelling those it replaces; `nil` for an effect while effects are paused.
+    /// Records a task about to start, cancelling those it replaces; `nil` while a replay pauses tasks.
     private func register(_ tracked: TrackedTask, cancellingInFlight: Bool) -> Registered? {
         var observers: [@Sendable (TaskEvent) -> Void] = []
         let registered = state.withLock { state -> ([@Sendable () -> Void], (any TaskStarter)?)? in
             if tracked.effect != nil, !state.taskEventObservers.isEmpty {
                 observers = Array(state.taskEventObservers.values)
             }
-            guard tracked.effect == nil || state.effectPauses == 0 else {
+            // NB: a replay starts no task: what the recorded ones dispatched replays from the journal's lines.
+            guard state.effectPauses == 0 else {
                 state.tasks.forgetStart(of: tracked)
+                if tracked.effect == nil { state.replayOmissions.tasks += 1 }
                 return nil
             }
             if !hasStartedTasks.isSet { hasStartedTasks.set(true) }
@@ -261,7 +263,7 @@ extension Dispatcher {
         withExtendedLifetime(removed) {}  // NB: released here, outside the lock
     }
 
-    /// Runs `body` with effects paused: the effects its steps ask for are not started (a replay).
+    /// Runs `body` with tasks paused: no tracked task starts, effect or not (a replay).
     func withEffectsPaused<Value>(_ body: () throws -> Value) rethrows -> Value {
         state.withLock { $0.effectPauses += 1 }
         defer { state.withLock { $0.effectPauses -= 1 } }

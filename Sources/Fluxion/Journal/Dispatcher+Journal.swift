@@ -20,8 +20,25 @@ extension Dispatcher {
     }
 
     /// Attaches a journal's recorder, past the last middleware; ``removeMiddleware(_:)`` takes it off.
-    func attach(_ recorder: JournalRecorder) -> MiddlewareID {
-        state.withLock { $0.middleware.attach(recorder) }
+    ///
+    /// - Throws: ``JournalError/alreadyRecorded(by:)`` while another journal's recorder is attached.
+    func attach(_ recorder: JournalRecorder) throws -> MiddlewareID {
+        try state.withLock { state in
+            try Self.refuseSecondJournal(in: state)
+            return state.middleware.attach(recorder)
+        }
+    }
+
+    /// Refuses a new journal while another records the dispatcher: checked before the new one opens its file.
+    ///
+    /// - Throws: ``JournalError/alreadyRecorded(by:)`` naming the journal that records it.
+    func refuseSecondJournal() throws {
+        try state.withLock { try Self.refuseSecondJournal(in: $0) }
+    }
+
+    private static func refuseSecondJournal(in state: DispatcherState) throws {
+        guard let attached = state.middleware.recorder?.recorder else { return }
+        throw JournalError.alreadyRecorded(by: attached.writer?.url.path)
     }
 
     /// The registration of the store type whose identifier is `id`, if it is registered.
@@ -126,6 +143,8 @@ protocol StateReplacing: AnyObject, Sendable {
     func replaceState(with value: Any) -> HandlerOutcome
     /// Decodes `json` as the state type.
     func decodeState(_ json: JSONValue) throws -> any Sendable
+    /// Whether its state can be compared with a recorded one: its type is `Encodable`, so recorded as JSON.
+    var isComparable: Bool { get }
     /// How many times the store committed a change; read by the dispatch turn holder, who alone commits.
     var commitCount: UInt64 { get }
     /// The committed state, without its lock; read by the dispatch turn holder, who alone commits.
@@ -138,6 +157,8 @@ extension Store: StateReplacing {
     var commitCount: UInt64 { commitSerial }
 
     var committedValue: any Sendable { currentState }
+
+    var isComparable: Bool { State.self is any Encodable.Type }
 
     func replaceState(with value: Any) -> HandlerOutcome {
         guard let value = value as? State else {

@@ -16,6 +16,19 @@ extension Journal {
     /// has its recorded states set instead, as time travel does. After each
     /// step, every store the journal names is compared with its recorded state
     /// (as JSON); the report names the first that differs, and replay goes on.
+    /// A store whose state is not `Codable` cannot be compared: once a step
+    /// changes one, the report lists it in ``ReplayReport/incomparableStores``
+    /// (so ``ReplayReport/allMatched`` is `false`), and the other stores are
+    /// still compared; a step that cannot be dispatched again sets the
+    /// recorded states of the other stores, and leaves it as it is.
+    ///
+    /// A replay replays the journal, and nothing else: an action that a
+    /// replayed step's handler, observer or middleware dispatches is not run,
+    /// as the journal's own line for it replays at its recorded place
+    /// (``ReplayReport/followUpsNotRun`` counts them); no effect starts, and
+    /// no task either: one `dispatchTask` starts meanwhile — a store's factory
+    /// that the replay runs, say — throws `CancellationError` without running
+    /// its work (``ReplayReport/tasksNotStarted`` counts them).
     ///
     /// - Parameters:
     ///   - url: The journal file.
@@ -25,7 +38,8 @@ extension Journal {
     /// - Throws: ``JournalError``, naming the line: the file cannot be read or
     ///   is not a journal (always thrown), a line is corrupt or cut short, an
     ///   action no store handles, a store not registered, a payload or state
-    ///   that no longer decodes.
+    ///   that no longer decodes, a step that cannot be dispatched again and
+    ///   lacks the recorded state of a store whose state is `Codable`.
     public static func replay(contentsOf url: URL, into dispatcher: Dispatcher, skippingErrors: Bool = false) throws
         -> ReplayReport
     {
@@ -57,17 +71,27 @@ extension Journal {
         try JournalReplayer.checkHeader(of: lines, path: url.path)
         let isComplete = text.hasSuffix("\n")
         var records: [JournalRecord] = []
+        // NB: the records of resumes, and of the steps a resume dropped, whose numbers later steps may have.
+        var (resumes, dropped): (Set<Int>, Set<Int>) = ([], [])
         for (number, line) in lines.dropFirst() {
             let isLast = number == lines.last?.number
             let line = try JournalReplayer.line(line, number: number, isLast: isLast, isComplete: isComplete)
             guard line.kind == .effect else {
+                if line.kind == .resume, let position = line.sequence {
+                    resumes.insert(records.count)
+                    dropped.formUnion(records.indices.filter { records[$0].sequence > position })
+                }
                 records.append(JournalRecord(line))
                 continue
             }
-            // NB: an effect's lines follow its step's: its start adds it, its end completes it.
-            guard let event = line.effect, let index = records.lastIndex(where: { $0.sequence == line.sequence }) else {
-                continue
-            }
+            // NB: an effect's lines follow its step's: its start adds it, its end completes it. The end of
+            // an effect whose step a resume dropped is marked, and comes after the resume.
+            let isDropped = line.effect?.dropped == true
+            let isItsStep = { (index: Int) in records[index].sequence == line.sequence && !resumes.contains(index) }
+            guard let event = line.effect,
+                let index = records.indices.last(where: { isItsStep($0) && dropped.contains($0) == isDropped })
+                    ?? records.indices.last(where: isItsStep)
+            else { continue }
             records[index].note(event, at: line.time ?? Date(timeIntervalSince1970: 0))
         }
         return records

@@ -57,10 +57,14 @@ extension Journal {
     /// Makes the step the stores show the present: the steps after it are dropped (from memory; the
     /// file records where recording resumed, with the state of every store the travel moved), and actions
     /// are let through again, numbered on from it.
+    ///
+    /// An effect a dropped step started may still run: the file records its end too, when it comes, on a
+    /// line that names the dropped step and is marked as of a dropped step (a later step may have its
+    /// number), so that a replay of the file does not list it in ``ReplayReport/unfinishedEffects``.
     public func resumeDiscardingLaterSteps() {
         // NB: in the dispatch turn, so that the file's resume line comes before the steps that follow it.
         dispatcher.withTurn {
-            let resumed = contents.withLock { contents -> (Int, [JournalEntries.Change])? in
+            let resumed = contents.withLock { contents -> (position: Int, wakesWriter: Bool)? in
                 guard let position = contents.position else { return nil }
                 // NB: every store a step in memory changed, before or after the position: the travel moved
                 // those after it, and a replay must set them too.
@@ -68,14 +72,15 @@ extension Journal {
                 let stores = contents.entries.all.flatMap(\.changes).map(\.seen).filter {
                     seen.insert(ObjectIdentifier($0)).inserted
                 }
+                if writer != nil { contents.keepDroppedEffects(after: position) }
                 contents.entries.removeAll(after: position)
                 contents.nextSequence = position + 1
                 contents.position = nil
                 let states = stores.map { JournalEntries.Change($0, oldState: (), newState: $0.store.erasedState) }
-                return (position, states)
+                return (position, writer?.writeResume(after: position, states: states) ?? false)
             }
-            guard let (position, states) = resumed else { return }
-            writer?.writeResume(after: position, states: states)
+            guard let (position, wakesWriter) = resumed else { return }
+            if wakesWriter { writer?.wake() }
             dispatcher.dropHeldDispatches(at: position)
             dispatcher.persistenceCenter.recordCurrentStates()
         }

@@ -54,6 +54,9 @@ public final class Journal: Sendable {
         var middleware: MiddlewareID?
         /// The key of the journal's observer of effects.
         var effectObserver: Int?
+        /// The effects still running of the steps a resume dropped, by the step's serial, with its number:
+        /// the file records their ends too (see `Journal+Effects.swift`).
+        var droppedEffects: [UInt64: (sequence: Int, effects: [JournalRecord.Effect])] = [:]
         /// Tests' hook: runs on the travelling thread before a move takes the dispatch turn.
         var beforeMoveTakesTurn: (@Sendable () -> Void)?
 
@@ -87,6 +90,12 @@ public final class Journal: Sendable {
 
     /// Starts recording the actions of `dispatcher`.
     ///
+    /// A dispatcher has one journal at a time: while another journal records
+    /// it, this throws ``JournalError/alreadyRecorded(by:)``, naming that
+    /// journal's file (or that it records in memory), and opens no file. Once
+    /// the first has stopped — ``stop()``, or it was let go — a new one may
+    /// attach.
+    ///
     /// A journal never destroys what is not its own: given a file, it creates
     /// it where nothing is, or replaces an earlier Fluxion journal (of any
     /// version). A directory, a symbolic link (even to a journal), a device or
@@ -107,7 +116,8 @@ public final class Journal: Sendable {
     ///   - file: Where to write every step as JSON Lines: a new file, or an earlier journal to replace.
     ///   - redactingKeys: Keys whose values never reach the file: object keys of a payload or state as JSON,
     ///     at any depth, and the property names and dictionary keys its diffs and descriptions print.
-    /// - Throws: ``JournalError/notReplaceable(path:reason:)`` when `file` names anything but an earlier
+    /// - Throws: ``JournalError/alreadyRecorded(by:)`` while another journal records `dispatcher`;
+    ///   ``JournalError/notReplaceable(path:reason:)`` when `file` names anything but an earlier
     ///   journal or nothing; ``JournalError/unreadableFile(path:reason:)`` when the file cannot be created
     ///   or written.
     public convenience init(
@@ -131,10 +141,13 @@ public final class Journal: Sendable {
         self.dispatcher = dispatcher
         self.capacity = max(capacity, 1)
         contents = Guarded(Contents(entries: JournalEntries(capacity: capacity), showsPast: showsPast))
+        // NB: refused before its file is opened, so that a refused journal touches no file. A journal that
+        // loses a race to attach is refused by `attach`, and its file closed as it is let go.
+        try dispatcher.refuseSecondJournal()
         writer = try file.map { [errors, contents] in
             try JournalWriter(url: $0, redacting: redactingKeys, calls: calls, errors: errors, lock: contents.lock)
         }
-        let id = dispatcher.attach(
+        let id = try dispatcher.attach(
             JournalRecorder(contents: contents, showsPast: showsPast, tracker: tracker, writer: writer))
         let observer = dispatcher.observeTaskEvents { [weak self] in self?.note($0) }
         contents.withLock {

@@ -15,8 +15,10 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownStore(line: Int, name: String)
     /// A recorded payload or state no longer decodes as the type the handler table (or the store) names.
     case undecodableValue(line: Int, name: String, reason: String)
-    /// A recorded action cannot be dispatched again: its payload was not recorded as JSON (not
-    /// `Codable`, or redacted), it carried an error, or it was an inline mutation with no recorded state.
+    /// A recorded step cannot be dispatched again — its payload was not recorded as JSON (not `Codable`,
+    /// or redacted), it carried an error, or it made an inline mutation — and the line lacks the state it
+    /// left a store whose state is `Codable`, to set instead: the file was edited or damaged. (A state that
+    /// is not `Codable` is never recorded as JSON: replay lists its store in ``ReplayReport/incomparableStores``.)
     case notReplayable(line: Int, name: String)
     /// An action dispatched while the journal travels in time; see ``Journal/resumeDiscardingLaterSteps()``.
     case travelling(action: String, step: Int)
@@ -45,6 +47,10 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `Codable`: with `redactingKeys`, the steps of `action` are written without it, and do not replay.
     /// ``Journal/onWriteError`` hears of it once per action name, when its first step is written.
     case notRedactable(action: String, reason: String)
+    /// A new journal was given a dispatcher that another journal records already, the one whose file
+    /// is at the path given (`nil`: the one recording in memory only). A dispatcher has one journal at a
+    /// time; once that one has stopped (``Journal/stop()``, or it was let go), another may attach.
+    case alreadyRecorded(by: String?)
 
     public var description: String {
         switch self {
@@ -75,6 +81,10 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
             "step \(step) was not written to the journal file \(path): \(reason); the steps after it are written as they come"
         case .notRedactable(let action, let reason):
             "'\(action)' cannot be redacted by its structure: \(reason); with redacted keys, its steps are written without it and do not replay"
+        case .alreadyRecorded(let path):
+            "the dispatcher is recorded already, by "
+                + (path.map { "the journal writing to \($0)" } ?? "a journal that records in memory")
+                + "; a dispatcher has one journal at a time: stop that one (stop(), or let it go) first"
         case .atOldestStep(let step):
             "cannot step back: the stores already show the oldest step the journal holds (step \(step))"
         case .atNewestStep(let step):

@@ -31,6 +31,9 @@ extension JournalLine {
         /// `started`, `finished`, `failed` or `cancelled`.
         var event: String
         var error: String?
+        /// Set on the end of an effect whose step ``Journal/resumeDiscardingLaterSteps()`` dropped, written
+        /// after the resume line: the line names that step, not a later one of the same number.
+        var dropped: Bool?
 
         init(_ effect: JournalRecord.Effect) {
             name = effect.name

@@ -116,6 +116,7 @@ extension JournalLine.CauseRef {
 extension JournalLine.EffectEvent {
     fileprivate func write(to text: inout [UInt8]) {
         var object = JSONObjectWriter(&text)
+        object.member("dropped", dropped, to: &text)
         object.member("error", error, to: &text)
         object.member("event", event, to: &text)
         object.member("index", index, to: &text)

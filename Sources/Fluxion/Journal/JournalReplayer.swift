@@ -13,10 +13,13 @@ struct JournalReplayer {
     private var names: [String: String] = [:]
     /// The keys the recording redacted: redacted in the replayed states too before they are compared.
     private var redacted: Set<String> = []
-    /// The recorded effects that started and have not ended yet, in the order they started.
-    private var unfinished: [(step: Int, index: Int, name: String)] = []
+    /// The recorded effects that started and have not ended yet, in the order they started; `isDropped`
+    /// once a resume dropped their step, whose number a later step may have.
+    private var unfinished: [(step: Int, index: Int, name: String, isDropped: Bool)] = []
     /// The dispatcher's stores the recording names, by name: only these are compared.
     private var stores: [String: any StateReplacing] = [:]
+    /// The stores a step changed whose state is not `Encodable`, so cannot be compared, by store identity.
+    private var incomparable: Set<String> = []
 
     init(dispatcher: Dispatcher, skippingErrors: Bool) {
         self.dispatcher = dispatcher
@@ -26,8 +29,9 @@ struct JournalReplayer {
     mutating func run(_ lines: [NumberedLine], path: String, isComplete: Bool) throws -> ReplayReport {
         try Self.checkHeader(of: lines, path: path)
         if case .success(let header) = lines.first?.line { redacted = Set(header.redactedKeys ?? []) }
-        // NB: no effect runs: what the recorded effects dispatched is replayed from their own lines.
-        try dispatcher.withEffectsPaused {
+        // NB: no task starts and no queued action runs: what the recorded effects dispatched, and what the
+        // steps queued, replays from the journal's own lines.
+        let omitted = try dispatcher.replaying {
             for (number, result) in lines.dropFirst() {
                 do {
                     let line = try Self.line(
@@ -35,7 +39,9 @@ struct JournalReplayer {
                     switch line.kind {
                     case .header: throw JournalError.corruptLine(line: number, reason: "a second header")
                     case .action: try replay(line, number: number)
-                    case .resume: try setRecordedStates(of: line, number: number)
+                    case .resume:
+                        dropEffects(after: line.sequence ?? 0)
+                        try setRecordedStates(of: line, number: number)
                     case .effect:
                         note(line)
                         continue
@@ -45,22 +51,38 @@ struct JournalReplayer {
                     report.skipped.append(error)
                 }
             }
-        }
+        }.omitted
+        report.followUpsNotRun = omitted.followUps
+        report.tasksNotStarted = omitted.tasks
         report.unfinishedEffects = unfinished.map { "#\($0.step) \($0.name)" }
         report.differingStores = expected.keys.filter { identity in
-            stores[identity].map { differs($0, from: expected[identity]) } ?? false
+            guard !incomparable.contains(identity) else { return false }
+            return stores[identity].map { differs($0, from: expected[identity]) } ?? false
         }.map { names[$0] ?? $0 }.sorted()
+        report.incomparableStores = Set(incomparable.map { names[$0] ?? $0 }).sorted()
         return report
     }
 
     /// Notes a recorded effect's start or end.
+    ///
+    /// NB: the end of an effect whose step a resume dropped is marked, as a later step may have its number.
     private mutating func note(_ line: JournalLine) {
         guard let effect = line.effect, let step = line.sequence else { return }
-        if effect.outcome == nil {
-            unfinished.append((step, effect.index, effect.name))
-        } else {
-            unfinished.removeAll { $0.step == step && $0.index == effect.index }
+        guard effect.outcome != nil else { return unfinished.append((step, effect.index, effect.name, false)) }
+        let isDropped = effect.dropped == true
+        let ended = { (started: (step: Int, index: Int, name: String, isDropped: Bool)) in
+            started.step == step && started.index == effect.index
         }
+        if let index = unfinished.lastIndex(where: { ended($0) && $0.isDropped == isDropped })
+            ?? unfinished.lastIndex(where: ended)
+        {
+            unfinished.remove(at: index)
+        }
+    }
+
+    /// Notes that a resume dropped the steps after `position`, with the effects they started.
+    private mutating func dropEffects(after position: Int) {
+        for index in unfinished.indices where unfinished[index].step > position { unfinished[index].isDropped = true }
     }
 
     /// Checks that the first line is a journal header of a version this Fluxion reads.
@@ -130,24 +152,30 @@ struct JournalReplayer {
         if !states.isEmpty { try dispatcher.setStates(states) }
     }
 
-    /// The states a line recorded, decoded for their stores.
+    /// The states a line recorded, decoded for their stores; a store whose state is not `Encodable` has
+    /// none, and is left as it is (`compare(after:number:)` lists it as not comparable).
     private mutating func recordedStates(of line: JournalLine, number: Int) throws
         -> [(store: any StateReplacing, state: any Sendable)]
     {
-        try (line.changes ?? []).map { change -> (store: any StateReplacing, state: any Sendable) in
+        try (line.changes ?? []).compactMap { change -> (store: any StateReplacing, state: any Sendable)? in
             let store = try store(of: change, number: number)
             guard let after = change.after else {
+                guard store.isComparable else { return nil }
                 throw JournalError.notReplayable(line: number, name: line.action?.name ?? AnyAction.travelName)
             }
             return (store, try Self.decode(name: change.store, number: number) { try store.decodeState(after) })
         }
     }
 
-    /// Compares every store the recording named so far with its recorded state.
+    /// Compares every store the recording named so far with its recorded state; a store the line changed
+    /// whose state is not `Encodable` cannot be, and is listed as not comparable.
     private mutating func compare(after line: JournalLine, number: Int) {
-        for change in line.changes ?? [] { expect(change.after, of: change) }
+        for change in line.changes ?? [] {
+            expect(change.after, of: change)
+            if let store = stores[change.identity], !store.isComparable { incomparable.insert(change.identity) }
+        }
         guard report.mismatch == nil else { return }
-        for (identity, recorded) in expected.sorted(by: { $0.key < $1.key }) {
+        for (identity, recorded) in expected.sorted(by: { $0.key < $1.key }) where !incomparable.contains(identity) {
             guard let store = stores[identity], differs(store, from: recorded) else { continue }
             let name = names[identity] ?? identity
             let old = (try? store.decodeState(recorded)) ?? recorded

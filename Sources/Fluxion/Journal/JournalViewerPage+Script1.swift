@@ -149,7 +149,8 @@ extension JournalViewerPage {
 
         function addEffect(j, line, number, bySeq) {
           const e = line.effect;
-          const at = bySeq.get(line.sequence);
+          // The end of an effect whose step a resume dropped is marked: a later step may have its number.
+          const at = e && e.dropped ? droppedRow(j, line.sequence) : bySeq.get(line.sequence);
           if (!e || at === undefined) {
             j.problems.push(`line ${number}: an effect of step ${line.sequence}, which is not recorded`);
             return;
@@ -170,6 +171,11 @@ extension JournalViewerPage {
             fx.outcome = String(e.event);
             fx.error = e.error ?? null;
           }
+        }
+
+        function droppedRow(j, seq) {
+          for (let k = j.rows.length - 1; k >= 0; k--) if (j.rows[k].dropped && j.rows[k].seq === seq) return k;
+          return undefined;
         }
 
         function finish(j) {

@@ -7,7 +7,7 @@ extension JournalWriter {
         enum Item {
             case step(JournalEntries.Entry)
             case resume(after: Int, states: [JournalEntries.Change], time: Date)
-            case effect(JournalRecord.Effect, step: Int, error: (any Error)?)
+            case effect(JournalRecord.Effect, step: Int, error: (any Error)?, isOfDroppedStep: Bool)
         }
 
         /// The journal's lock: the dispatching thread holds it already when it hands a step over.

@@ -83,14 +83,21 @@ final class JournalWriter: Sendable {
         queue.async { [self] in writeBacklog() }
     }
 
-    /// Writes that recording resumed after step `sequence`, with the states the stores had there.
-    func writeResume(after sequence: Int, states: [JournalEntries.Change]) {
-        hand(.resume(after: sequence, states: states, time: Date()))
+    /// Writes that recording resumed after step `sequence`, with the states the stores had there; called
+    /// with the journal's lock held, so that the end of an effect of a step it dropped comes after it.
+    /// Returns whether the writer must be woken, with ``wake()``, once the lock is released.
+    func writeResume(after sequence: Int, states: [JournalEntries.Change]) -> Bool {
+        backlog.addHoldingLock(.resume(after: sequence, states: states, time: Date()))
     }
 
     /// Writes that an effect of step `sequence` started or ended; `error` is what it threw, if it failed.
-    func write(_ effect: JournalRecord.Effect, ofStep sequence: Int, error: (any Error)? = nil) {
-        hand(.effect(effect, step: sequence, error: error))
+    ///
+    /// - Parameter isOfDroppedStep: Whether ``Journal/resumeDiscardingLaterSteps()`` dropped the step:
+    ///   its end is marked, as a later step may have its number.
+    func write(
+        _ effect: JournalRecord.Effect, ofStep sequence: Int, error: (any Error)? = nil, isOfDroppedStep: Bool = false
+    ) {
+        hand(.effect(effect, step: sequence, error: error, isOfDroppedStep: isOfDroppedStep))
     }
 
     /// Hands a line's content to the writer's queue, which writes the backlog in order; the queue is woken
@@ -133,7 +140,7 @@ final class JournalWriter: Sendable {
     private func step(of item: Backlog.Item) -> Int {
         switch item {
         case .step(let entry): entry.sequence
-        case .resume(let sequence, _, _), .effect(_, let sequence, _): sequence
+        case .resume(let sequence, _, _), .effect(_, let sequence, _, _): sequence
         }
     }
 
@@ -157,9 +164,10 @@ final class JournalWriter: Sendable {
             var line = JournalLine(kind: .resume, sequence: sequence, time: time)
             line.changes = states.map { JournalLine.Change($0, before: false, redacting: redacted) }
             return (line, sequence)
-        case .effect(let effect, let sequence, let error):
+        case .effect(let effect, let sequence, let error, let isOfDroppedStep):
             var line = JournalLine(kind: .effect, sequence: sequence, time: effect.ended ?? effect.started)
             line.effect = JournalLine.EffectEvent(effect)
+            if isOfDroppedStep { line.effect?.dropped = true }
             if let error, !redacted.isEmpty {
                 line.effect?.error = StateDiff.describe(error, redacting: redacted, qualified: false)
             }

@@ -25,25 +25,50 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
     public var applied = 0
     /// The errors of the lines skipped, when skipping was asked for.
     public var skipped: [JournalError] = []
-    /// The first step whose resulting states differ from the recording; `nil` when all matched.
+    /// The first step whose resulting states differ from the recording; `nil` when all the states
+    /// compared matched.
     public var mismatch: Mismatch?
-    /// The stores whose state at the end of the replay differs from the recording's last, by name.
+    /// The stores whose state at the end of the replay differs from the recording's last, by name; a store
+    /// in ``incomparableStores`` is not among them.
     public var differingStores: [String] = []
+    /// The stores, by name and sorted, that a replayed step changed and whose state cannot be compared
+    /// with the recording, as it is not `Codable` (the journal wrote it by its description): the replay
+    /// cannot say they came out as recorded, so ``allMatched`` is `false`. A step that could not be
+    /// dispatched again set the recorded states of the other stores, and left these as they were.
+    public var incomparableStores: [String] = []
     /// The effects the recording started and never saw end, as `#step effect`: what they would have
     /// dispatched is missing (a journal cut short, or recorded while they ran). None was run.
     public var unfinishedEffects: [String] = []
+    /// How many actions the replayed steps' handlers, observers and middleware dispatched that were not
+    /// run: a replay replays the journal, and the journal has its own line for each one the recording
+    /// ran, replayed at its recorded place.
+    public var followUpsNotRun = 0
+    /// How many tasks `dispatchTask` was asked for during the replay outside any step — by a store's
+    /// factory the replay ran, say — that were not started: each threw `CancellationError` without
+    /// running its work. (No effect of a replayed step starts either; see ``unfinishedEffects``.)
+    public var tasksNotStarted = 0
 
-    /// Whether every replayed step left the stores as the recording says.
-    public var allMatched: Bool { mismatch == nil }
+    /// Whether every replayed step left the stores as the recording says: no state differed, and every
+    /// state a step changed could be compared (``incomparableStores`` is empty).
+    public var allMatched: Bool { mismatch == nil && incomparableStores.isEmpty }
 
     public var description: String {
-        let outcome = mismatch.map { "\n\($0)" } ?? " All states matched the recording."
+        let matched =
+            incomparableStores.isEmpty ? " All states matched the recording." : " The states compared matched."
+        let outcome = mismatch.map { "\n\($0)" } ?? matched
+        let incomparable =
+            incomparableStores.isEmpty
+            ? ""
+            : "\nNot compared, as their states are not Codable: " + incomparableStores.joined(separator: ", ")
         let skipped = skipped.isEmpty ? "" : ", \(skipped.count) line(s) skipped"
+        let followUps = followUpsNotRun == 0 ? "" : ", \(followUpsNotRun) queued action(s) left to their own lines"
+        let tasks = tasksNotStarted == 0 ? "" : ", \(tasksNotStarted) task(s) not started"
         let unfinished =
             unfinishedEffects.isEmpty
             ? ""
             : "\nEffects with no recorded end (their dispatches are missing): "
                 + unfinishedEffects.joined(separator: ", ")
-        return "Replayed \(replayed) step(s), set \(applied) from recorded states\(skipped).\(outcome)\(unfinished)"
+        return "Replayed \(replayed) step(s), set \(applied) from recorded states\(skipped)\(followUps)\(tasks)."
+            + "\(outcome)\(incomparable)\(unfinished)"
     }
 }

@@ -170,3 +170,26 @@ func makeRelayDispatcher() throws -> Dispatcher {
     try dispatcher.register(RelayStore.self)
     return dispatcher
 }
+
+extension ActionName where Payload == String {
+    /// Looks the payload up, with an effect that waits for the service's answer to it.
+    static var lookUp: Self { "effects.lookUp" }
+}
+
+/// Looks words up: each asks for an effect, "lookup", that waits for the service's answer, then ends.
+final class LookupStore: Store<[String]>, @unchecked Sendable {  // locked by Store
+    let service: SearchService
+
+    init(service: SearchService) {
+        self.service = service
+        super.init(initialState: [])
+    }
+
+    override class var handlers: HandlerTable<[String]> {
+        HandlerTable().on(.lookUp, in: LookupStore.self) { store, words, action, effects in
+            words.append(action.payload)
+            let (service, word) = (store.service, action.payload)
+            effects.run(id: "lookup") { _ in _ = await service.results(for: word) }
+        }
+    }
+}

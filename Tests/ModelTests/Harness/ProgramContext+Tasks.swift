@@ -154,9 +154,13 @@ struct LiveTaskCounter: TaskStarter {
         priority: TaskPriority?, _ operation: @escaping @Sendable () async throws -> Value
     ) -> Task<Value, any Error> {
         seen.withLock { $0.live += 1 }
-        return Task(priority: priority) { [seen] in
+        let counted: @Sendable () async throws -> Value = { [seen] in
             defer { seen.withLock { $0.live -= 1 } }
             return try await operation()
         }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            return OwnThreadsTaskStarter().start(priority: priority, counted)
+        }
+        return Task(priority: priority, operation: counted)
     }
 }

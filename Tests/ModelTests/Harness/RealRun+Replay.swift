@@ -29,9 +29,11 @@ extension RealRun {
                 let report =
                     source == "memory"
                     ? try journal.replay(into: fresh) : try Journal.replay(contentsOf: fileURL, into: fresh)
+                // NB: read before the states: reading a store the replay did not make makes it, after the replay.
+                let started = fresh.runningTaskCount
                 let states = divergence == nil ? "\(Self.states(of: fresh))" : "-"
                 return "\(source): matched \(report.allMatched), states \(states), "
-                    + "unfinished \(report.unfinishedEffects.count), started \(fresh.runningTaskCount)"
+                    + "unfinished \(report.unfinishedEffects.count), started \(started)"
             } catch {
                 return "\(source): threw \(error)"
             }

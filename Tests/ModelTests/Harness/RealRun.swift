@@ -91,7 +91,13 @@ final class RealRun {
         case .armMiddleware(let reaction): context.arm(reaction)
         case .flush: dispatcher.flush()
         case .attachSecondJournal:
-            do { otherJournals.append(try Journal(recording: dispatcher)) } catch { outcome = "threw refused" }
+            do {
+                otherJournals.append(try Journal(recording: dispatcher))
+            } catch JournalError.alreadyRecorded {
+                outcome = "threw refused"
+            } catch {
+                outcome = "threw \(ProgramContext.describe(error))"
+            }
         }
         if !context.settle(dispatcher) { outcome += " (tasks did not settle)" }
         return outcome

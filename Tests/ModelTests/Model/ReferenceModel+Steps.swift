@@ -90,7 +90,8 @@ extension ReferenceModel {
         steps.append(
             ModelStep(
                 id: steps.count + droppedSteps.count, sequence: sequence, name: name, cause: cause, changed: changed,
-                states: staged, handled: handled))
+                states: staged, handled: handled,
+                added: (0..<4).map { Array(staged[$0].dropFirst(old[$0].count)) }))
         queue.append(contentsOf: deferred)
         for store in changed {
             world.observed.append("\(ModelHandler.storeNames[store]) \(old[store]) → \(staged[store]) by \(name)")

@@ -120,16 +120,23 @@ struct ReferenceModel {
     }
 
     /// What the replays of the journal at the end of the program should say (see `RealRun.replayOutcome`).
+    ///
+    /// A replay matches when no replayed step ran the diverging handler, and none changed store 3, whose
+    /// state is not `Codable`, so cannot be compared. The file replays the steps a resume dropped too. The
+    /// replay ends with the present's states, but for store 3, which no recorded state sets: it holds
+    /// what the handlers of the steps that replay (all but a batch with a mutation) appended to it.
     func replayOutcome(divergence: Int?) -> [String] {
-        let matches = { (steps: [ModelStep]) in
-            divergence.map { store in !steps.contains { $0.handled.contains(store) } } ?? true
+        let file = (steps + droppedSteps).sorted { $0.id < $1.id }
+        return [("memory", steps), ("file", file)].map { source, steps in
+            let matches =
+                !steps.contains { $0.changed.contains(3) }
+                && (divergence.map { store in !steps.contains { $0.handled.contains(store) } } ?? true)
+            var states = present
+            states[3] = steps.filter { $0.handled.contains(3) }.flatMap { $0.added[3] }
+            let unfinished = steps.flatMap(\.effects).filter { $0.outcome == nil }.count
+            return "\(source): matched \(matches), states \(divergence == nil ? "\(states)" : "-"), "
+                + "unfinished \(unfinished), started 0"
         }
-        let states = divergence == nil ? "\(present)" : "-"
-        let unfinished = { (steps: [ModelStep]) in steps.flatMap(\.effects).filter { $0.outcome == nil }.count }
-        return [
-            "memory: matched \(matches(steps)), states \(states), unfinished \(unfinished(steps)), started 0",
-            "file: matched \(matches(steps + droppedSteps)), states \(states), unfinished \(unfinished(steps + droppedSteps)), started 0",
-        ]
     }
 }
 
@@ -146,6 +153,8 @@ struct ModelStep {
     var states: [[Int]]
     /// The stores whose handler appended to their state in it.
     var handled: Set<Int>
+    /// What it appended to each store's state.
+    var added: [[Int]]
 
     var text: String {
         RecordText.line(

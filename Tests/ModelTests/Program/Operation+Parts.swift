@@ -44,19 +44,6 @@ extension Operation {
         if let child = plan.child { collect(child.dispatches, into: &commands, &plans) }
     }
 
-    /// Whether a handler it runs queues an action (directly, or in what its tasks dispatch).
-    var queuesFromHandlers: Bool {
-        commands.contains { $0.then.contains { if case .dispatch = $0 { true } else { false } } }
-    }
-
-    /// Whether a command in it touches `store` (or throws there), it mutates `store`, or it arms its observer.
-    func reachesStore(_ store: Int) -> Bool {
-        switch self {
-        case .batch(_, store?, _, _), .armObserver(store, _): return true
-        default: return commands.contains { $0.touches.contains(store) || $0.throwsIn == store }
-        }
-    }
-
     var isMove: Bool {
         [.stepBack, .stepForward, .returnToPresent].contains(self)
     }
