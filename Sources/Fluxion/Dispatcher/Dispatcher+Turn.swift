@@ -23,8 +23,8 @@
 //  A batch runs the same way with one transaction across its actions; a read takes the turn between two
 //  actions. A time-travel move (Journal.move) is a turn of its own: refused from inside one, it sets the
 //  states as one batch heard as `Fluxion.travel`, stops moving, and, reaching the present, queues the held
-//  dispatches first. A replay dispatches each recorded step as an action or a batch, with effects paused:
-//  the tasks its steps ask for do not start.
+//  dispatches first. A replay dispatches each recorded step as an action or a batch, with tasks paused: no
+//  task starts, and what its steps queue does not run (the journal's own lines replay in their place).
 extension Dispatcher {
     /// Admits an action: runs it now, holding the dispatch turn, then the actions queued meanwhile;
     /// or makes it part of the running transaction, queues it, or refuses it (see ``Admission``).
