@@ -205,4 +205,23 @@ import Testing
                 operations: [.batch([Command(tag: 4, touches: [3])], mutating: 0, mutationTag: 800)],
                 factoryStartsTask: false))
     }
+
+    /// A task's dispatch that waited for a suspension, released while the past is shown, is held before
+    /// the dispatches held since, made after it. (Found by the threaded mode: a task's dispatches were
+    /// applied out of order.)
+    @Test func aDispatchReleasedInThePastKeepsItsPlaceBeforeThoseHeldSince() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .dispatch(Command(tag: 1, touches: [0])),
+                    .suspend,
+                    .startTask(TaskPlan(id: nil, gate: 1, dispatches: Command(tag: 2, touches: [1]))),
+                    .proceed(gate: 1),
+                    .stepBack,
+                    .startTask(TaskPlan(id: nil, gate: 3, dispatches: Command(tag: 3, touches: [1]))),
+                    .proceed(gate: 3),
+                    .release,
+                    .returnToPresent,
+                ], replays: false))
+    }
 }

@@ -142,8 +142,14 @@ struct TurnState {
         suspensions -= 1
         guard suspensions == 0, !suspended.isEmpty else { return (false, takeDrainWaitersIfDrained()) }
         let runsQueue = take(by: thread)
-        // NB: while the past is shown, tasks' dispatches that waited are held for the present, as new ones are.
-        if holdsTaskDispatches { suspended.move(to: &held) { $0.task != nil } }
+        // NB: while the past is shown, tasks' dispatches that waited are held for the present, as new ones are:
+        // before those held since, which were made after them (a task's dispatches keep their order).
+        if holdsTaskDispatches {
+            var waited = ActionQueue()
+            suspended.move(to: &waited) { $0.task != nil }
+            waited.append(contentsOf: &held)
+            swap(&waited, &held)
+        }
         queue.append(contentsOf: &suspended)
         return (runsQueue, [])
     }

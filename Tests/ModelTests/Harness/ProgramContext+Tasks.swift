@@ -33,22 +33,26 @@ extension ProgramContext {
 
     /// Awaits `waitUntilDrained()` from the task at `gate`.
     private func drain(_ gate: Int, on dispatcher: Dispatcher) async {
-        seen.withLock {
-            $0.draining += 1
-            $0.taskLog[gate, default: []].append("draining")
-        }
-        // NB: cancelling the task ends its wait at once: it stops counting as waiting then, so that a settle
-        // waits for what it does next.
-        let left = Locked(false)
+        log(gate, "draining")
+        // NB: the task counts as waiting once it waits inside the cancellation handler, and stops at its
+        // cancellation (which ends its wait at once) or its return: a settle then waits for what it does next.
+        let phase = Locked(DrainPhase.before)
         let leave: @Sendable () -> Void = { [seen] in
             seen.withLock { seen in
-                left.withLock { left in
-                    if !left { seen.draining -= 1 }
-                    left = true
+                phase.withLock { phase in
+                    if phase == .waiting { seen.draining -= 1 }
+                    phase = .left
                 }
             }
         }
         await withTaskCancellationHandler {
+            seen.withLock { seen in
+                phase.withLock { phase in
+                    guard phase == .before else { return }
+                    phase = .waiting
+                    seen.draining += 1
+                }
+            }
             await dispatcher.waitUntilDrained()
         } onCancel: {
             leave()
@@ -163,4 +167,11 @@ struct LiveTaskCounter: TaskStarter {
         }
         return Task(priority: priority, operation: counted)
     }
+}
+
+/// Where a task awaiting the drain is: not waiting yet, waiting, or gone on.
+private enum DrainPhase {
+    case before
+    case waiting
+    case left
 }

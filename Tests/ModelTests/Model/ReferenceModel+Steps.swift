@@ -103,17 +103,11 @@ extension ReferenceModel {
     mutating func react(_ reaction: Reaction, inStep step: Int?) {
         switch reaction {
         case .dispatch(let command):
-            if let step {
-                queue.append(.step(command, cause: "queued by #\(step)"))
-            } else if isTravelling {
-                report("queued model.op travelling")
-            } else {
-                // NB: a move is no step of the journal's: what its observers queue names an unrecorded one.
-                queue.append(.step(command, cause: "queued by an unrecorded step"))
-            }
+            // NB: a move is no step of the journal's: what its observers queue names an unrecorded one, and
+            // runs after the move, refused if the past is shown then.
+            queue.append(.step(command, cause: step.map { "queued by #\($0)" } ?? "queued by an unrecorded step"))
         case .startTask(let plan):
-            // NB: a task an observer of a move starts belongs to no recorded step.
-            if let step { queue.append(.start(plan, step: step)) } else { start(plan, as: .effect(step: 0)) }
+            queue.append(.start(plan, step: step ?? 0))
         case .stepBack: report("observer stepBack refused")
         case .cancelTasks(let id): cancel { $0.plan.id == id }
         }
@@ -130,7 +124,11 @@ extension ReferenceModel {
         while !queue.isEmpty {
             switch queue.removeFirst() {
             case .step(let command, let cause):
-                if let error = runStep(.op(command), cause: cause) { report("queued model.op \(error)") }
+                if isTravelling {
+                    report("queued model.op travelling")
+                } else if let error = runStep(.op(command), cause: cause) {
+                    report("queued model.op \(error)")
+                }
             case .start(let plan, let step):
                 start(plan, as: .effect(step: step))
             case .released(.outside(let command)):

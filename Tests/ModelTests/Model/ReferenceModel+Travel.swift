@@ -39,9 +39,12 @@ extension ReferenceModel {
         for reaction in reactions { react(reaction, inStep: nil) }
         let reacted = queue
         queue = queuedBefore
-        guard !isTravelling else { return }
-        queue.append(contentsOf: held.map { Queued.released(.task($0)) } + reacted)
-        held = []
+        // NB: reaching the present, the held dispatches come first, before what the move's observers queued.
+        if !isTravelling {
+            queue.append(contentsOf: held.map { Queued.released(.task($0)) })
+            held = []
+        }
+        queue.append(contentsOf: reacted)
         drainQueue()
     }
 

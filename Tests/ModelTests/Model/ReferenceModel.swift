@@ -104,6 +104,12 @@ struct ReferenceModel {
         guard suspensions > 0 else { return }
         suspensions -= 1
         guard suspensions == 0 else { return }
+        // NB: while the past is shown, tasks' dispatches that waited are held, before those held since.
+        if isTravelling {
+            let waited = waiting.compactMap { if case .task(let dispatch) = $0 { dispatch } else { nil } }
+            held = waited + held
+            waiting.removeAll { if case .task = $0 { true } else { false } }
+        }
         queue.append(contentsOf: waiting.map(Queued.released))
         waiting = []
         drainQueue()
