@@ -224,4 +224,19 @@ import Testing
                     .returnToPresent,
                 ], replays: false))
     }
+
+    /// A task an observer starts is queued behind the step in order with what the observers dispatch,
+    /// with a middleware installed too (it went behind them, where a later observer's cancellation
+    /// reached it before it started). Found by the 100,000-program run.
+    @Test func anObserversTaskKeepsItsPlaceAmongTheObserversDispatches() async {
+        await expectModelHolds(
+            Program(
+                operations: [
+                    .armObserver(
+                        store: 1, .startTask(TaskPlan(id: "a", gate: 13, dispatches: Command(tag: 14, touches: [0])))),
+                    .armObserver(store: 3, .dispatch(Command(tag: 16, touches: [0, 2, 3]))),
+                    .armObserver(store: 2, .cancelTasks(id: "a")),
+                    .dispatch(Command(tag: 18, touches: [1, 3])),
+                ]))
+    }
 }

@@ -161,7 +161,7 @@ extension Dispatcher {
         } catch {
             transaction.fail(error)
         }
-        let delivery = try transaction.end()
+        let delivery = try transaction.end(step: steps.serial)
         enqueueTransactionActions()
         guard !delivery.isEmpty else { return }
         transaction.deliver(delivery, as: erased())

@@ -70,6 +70,8 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         /// Whether the running action stages its changes.
         var stages = false
         var commits: UInt64 = 0
+        /// The serial of the step that committed last.
+        var committedStep: UInt64 = 0
         /// The handler call running now (`0` for none), and the last one given.
         var handlerCall: UInt64 = 0
         var lastHandlerCall: UInt64 = 0
@@ -97,6 +99,9 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
 
     /// How many transactions committed: a caller compares two readings to tell whether its action did.
     var commits: UInt64 { state.commits }
+
+    /// Whether step `step` has committed: its observers, and its middleware after `next`, run now.
+    func hasCommitted(step: UInt64) -> Bool { state.committedStep == step }
 
     /// The handler call running now, `0` for none: an ``Effects`` is valid only during its own call.
     var handlerCall: UInt64 { state.handlerCall }
@@ -228,18 +233,19 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         }
     }
 
-    /// Ends the transaction: commits every staged change or, after a failure, rolls every one back.
+    /// Ends the transaction of step `step`: commits every staged change or, after a failure, rolls every one back.
     ///
     /// - Returns: The changes to tell the observers: after a commit, ``moveQueued(_:)``
     ///   has the actions the transaction dispatched, then ``deliver(_:as:tracing:)`` tells them.
     /// - Throws: The failure that rolled it back; the actions it dispatched are then dropped.
-    func end() throws -> PendingDelivery {
+    func end(step: UInt64) throws -> PendingDelivery {
         state.isOpen = false
         state.batch.isOpen = false
         // NB: the lent list leaves the transaction here, on every path: into the delivery, or dropped.
         defer { state.unretainedList = nil }
         guard let failure = state.failure.take() else {
             state.commits &+= 1
+            state.committedStep = step
             state.batch.commitStaged()
             return PendingDelivery(
                 unretainedList: commitList() ? state.unretainedList : nil, hasStaged: state.batch.hasStaged)

@@ -47,9 +47,10 @@ extension Dispatcher {
             dispatcher.attach(task, to: tracked)
             keeper.gate.open(as: tracked)
         }
-        // NB: from a handler or a middleware, it starts with the action's commit; from an observer, the
-        // action has committed: it starts after the step, as the actions the step queued run.
-        if transaction.isOpen || middlewareRuns.isRunning {
+        // NB: from a handler, or a middleware before the action committed, it starts with the commit; from
+        // an observer or a middleware after `next`, the action has committed: it is queued behind the step
+        // at once, in order with what they dispatch.
+        if transaction.isOpen || (middlewareRuns.isRunning && !transaction.hasCommitted(step: steps.serial)) {
             transaction.enqueue(start)
         } else {
             var queue = ActionQueue()

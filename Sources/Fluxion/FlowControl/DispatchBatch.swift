@@ -140,7 +140,7 @@ extension Dispatcher {
         let commit = tracer?.begin(.commit, .named("commit"))
         let delivery: PendingDelivery
         do {
-            delivery = try transaction.end()
+            delivery = try transaction.end(step: steps.serial)
         } catch {
             if let commit { tracer?.end(commit, action: name, outcome: "rolled back") }
             throw error

@@ -152,7 +152,7 @@ extension Dispatcher {
         let commit = recorder.begin(.commit, .named("commit"))
         let delivery: PendingDelivery
         do {
-            delivery = try transaction.end()
+            delivery = try transaction.end(step: steps.serial)
         } catch {
             recorder.end(commit, action: action, outcome: "rolled back")
             throw error
