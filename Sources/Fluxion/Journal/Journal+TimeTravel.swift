@@ -120,7 +120,9 @@ extension Journal {
                         return (Self.states(after: step, from: current, in: contents.entries), move)
                     }
                     moved = move
-                    dispatcher.showPast(move.step != move.last)
+                    // NB: moving to the present, tasks' dispatches stay held until the held ones are queued, in
+                    // the move's turn (`queueHeldDispatchesFirst`): one arriving meanwhile joins them, in order.
+                    if move.step != move.last { dispatcher.showPast(true) }
                     return states
                 },
                 beforeQueuedActions: { [self] in
