@@ -122,27 +122,20 @@ extension ProgramContext {
         }
     }
 
-    /// Blocks until every task of `dispatcher` and every plain task waits at a gate or has ended.
+    /// Blocks until every task of `dispatcher` and every plain task waits at a gate or has ended, `drainers`
+    /// of them awaiting the drain.
     ///
     /// - Returns: `false` if they did not within `timeout` seconds.
-    func settle(_ dispatcher: Dispatcher, timeout: TimeInterval = 10) -> Bool {
+    func settle(_ dispatcher: Dispatcher, drainers: Int = 0, timeout: TimeInterval = 10) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
-        var drainersAlone: Date?
         while Date() < deadline {
             // NB: a task can start, park or end between two reads: settled only if nothing changed meanwhile.
             let mark = seen.mark
-            let (settled, running, draining) = seen.withLockUnchanged { seen in
-                (
-                    seen.live == seen.parkedTracked + seen.draining && seen.plainRunning == seen.parkedPlain,
-                    seen.live, seen.draining
-                )
+            let settled = seen.withLockUnchanged { seen in
+                seen.live == seen.parkedTracked + seen.draining && seen.draining == drainers
+                    && seen.plainRunning == seen.parkedPlain
             }
-            if settled, seen.mark == mark {
-                // NB: a task awaiting the drain with no other task may have to go on: it gets half a second.
-                guard draining > 0, running == draining else { return true }
-                if let since = drainersAlone, Date().timeIntervalSince(since) > 0.5 { return true }
-                drainersAlone = drainersAlone ?? Date()
-            }
+            if settled, seen.mark == mark { return true }
             seen.waitForChange(since: mark, timeout: 0.05)
         }
         return false

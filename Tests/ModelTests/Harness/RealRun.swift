@@ -48,7 +48,10 @@ final class RealRun {
     }
 
     /// Applies `operation`, waits until its tasks settle, and returns what it returned or threw.
-    func apply(_ operation: Operation) -> String {
+    ///
+    /// - Parameter drainers: How many tasks await the drain once the operation is over, as the model says:
+    ///   the settle waits for the others to go on.
+    func apply(_ operation: Operation, drainers: Int = 0) -> String {
         var outcome = "ok"
         func attempt(_ body: () throws -> Void) {
             do { try body() } catch { outcome = "threw \(ProgramContext.describe(error))" }
@@ -99,7 +102,7 @@ final class RealRun {
                 outcome = "threw \(ProgramContext.describe(error))"
             }
         }
-        if !context.settle(dispatcher) { outcome += " (tasks did not settle)" }
+        if !context.settle(dispatcher, drainers: drainers) { outcome += " (tasks did not settle)" }
         return outcome
     }
 

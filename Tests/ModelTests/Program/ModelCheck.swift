@@ -23,8 +23,8 @@ enum ModelCheck {
         defer { real.close() }
         var model = ReferenceModel()
         for (index, operation) in program.operations.enumerated() {
-            let outcome = real.apply(operation)
             model.apply(operation)
+            let outcome = real.apply(operation, drainers: model.tasks.values.count { $0.phase == .draining })
             let isFlush = operation == .flush
             let differences = real.world(outcome: outcome, withArchive: isFlush).differences(from: model.world)
             if !differences.isEmpty {
