@@ -69,12 +69,10 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         var actionName = ""
         /// Whether the running action stages its changes.
         var stages = false
-        var commits: UInt64 = 0
-        /// The serial of the step that committed last.
-        var committedStep: UInt64 = 0
+        /// How many transactions committed, and the serial of the step that committed last.
+        var (commits, committedStep): (UInt64, UInt64) = (0, 0)
         /// The handler call running now (`0` for none), and the last one given.
-        var handlerCall: UInt64 = 0
-        var lastHandlerCall: UInt64 = 0
+        var (handlerCall, lastHandlerCall): (UInt64, UInt64) = (0, 0)
     }
 
     // NB: only the thread holding the dispatch turn touches the transaction, so its
