@@ -30,6 +30,9 @@ import Fluxion
 ///   elsewhere: while it does, the clock waits only until there are as many
 ///   sleeps on the clock as running tasks, so a task whose other child task
 ///   sleeps counts as settled.
+/// - What a child task waits for: a task one of whose child tasks sleeps on the
+///   clock counts as settled even while a sibling waits for something else; the
+///   advance fails (after its timeout) once nothing of the task sleeps on the clock.
 /// - On Apple systems without task executors (before macOS 15, iOS 18, tvOS 18,
 ///   watchOS 11 and visionOS 2) the tasks run as usual and that count is all
 ///   the clock checks: a task whose child tasks sleep may settle before a woken

@@ -152,6 +152,34 @@ private func respond(
         await test.finish()
     }
 
+    /// What the clock cannot see: a child task waiting on something else while its sibling sleeps on the
+    /// clock. The task counts as settled until nothing of it sleeps on the clock; then the advance fails.
+    @Test func aChildWaitingElsewhereFailsTheAdvanceOnceItsSleepingSiblingHasWoken() async throws {
+        let test = try makeTest()
+        let clock = test.clock
+        let (elsewhere, answer) = AsyncStream.makeStream(of: String.self)
+        let task = test.dispatcher.dispatchTask(id: "two waits") { dispatcher in
+            async let slept = respond("slept", after: .seconds(1), on: clock)
+            async let other = elsewhere.first { _ in true }
+            try dispatcher.dispatch(.label, payload: try await slept)
+            try dispatcher.dispatch(.label, payload: await other ?? "none")
+        }
+
+        await test.clock.advance(by: .milliseconds(500))  // NB: one child sleeps on the clock: settled
+        #expect(test.clock.pendingCount == 1)
+
+        await withKnownIssue {
+            await test.clock.advance(by: .milliseconds(500), timeout: .milliseconds(50))
+        } matching: { issue in
+            "\(issue)".contains("1 task(s) neither ended nor slept on the test clock in time")
+        }
+        try await test.receive(.label) { $0.modify(CounterStore.self) { $0.label = "slept" } }
+        answer.yield("answered")
+        _ = try await task.value
+        try await test.receive(.label) { $0.modify(CounterStore.self) { $0.label = "answered" } }
+        await test.finish()
+    }
+
     @Test func runStopsAtTheResponseOnceItsRaceCancelledTheTimeout() async throws {
         let test = try makeTest()
         startTaskGroupRace(on: test)

@@ -62,6 +62,11 @@ import Testing
         (.taskStart, Facts(), .startNow, "dispatchTask from outside"),
         (.released, facts(\.isInCancelledTask), .refuse(.cancelledTask), "a held dispatch of a task cancelled since"),
         (.released, Facts(), .run, "a held or waiting dispatch, its turn come"),
+        (
+            .step, facts(\.isPastShown, \.actsForHolder), .refuse(.pastIsShown),
+            "an action reaches a journal showing the past"
+        ),
+        (.step, facts(\.actsForHolder), .run, "an action reaches a journal showing the present, or moving"),
     ]
 
     @Test(arguments: rows.indices) func eachRowOfTheTableDecides(_ row: Int) {

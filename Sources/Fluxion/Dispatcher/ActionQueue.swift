@@ -54,7 +54,7 @@ struct QueuedAction {
 
     /// Runs the action through `dispatcher`, which must be holding the turn, as a step of its own; or
     /// starts the effect.
-    func run(on dispatcher: Dispatcher) throws {
+    func perform(on dispatcher: Dispatcher) throws {
         guard !isEffect else { return try runner(dispatcher) }
         // NB: a replay runs no action a step queued: the journal's own line for it replays in its place.
         if dispatcher.isReplaying.isSet, case .queued = cause { return dispatcher.countFollowUpLeftOut() }

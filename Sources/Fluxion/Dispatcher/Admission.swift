@@ -26,6 +26,8 @@
 /// | task start | — | ``Decision/startNow`` |
 /// | released (held or waiting, its turn come) | it comes from a task cancelled meanwhile, even one that ended | ``Decision/refuse(_:)`` `.cancelledTask` |
 /// | released | — | ``Decision/run`` |
+/// | step (past the middleware, at a journal) | the journal shows the past, and no move runs | ``Decision/refuse(_:)`` `.pastIsShown` |
+/// | step | — | ``Decision/run`` |
 ///
 /// A replayed step arrives as an action or a batch; a time-travel move as a move.
 enum Admission {
@@ -44,6 +46,8 @@ enum Admission {
         case taskStart
         /// An action that was held or waited for a suspension, now that its turn has come.
         case released
+        /// An action (or a batch's) reaching its stores, past the middleware, at a journal's recorder.
+        case step
     }
 
     /// What the dispatcher knows of the arrival's caller, read under its lock (or by the turn holder).
@@ -65,6 +69,8 @@ enum Admission {
         var runsStep = false
         /// The caller runs the very handler call the `Effects` it uses was given to.
         var runsEffectsCall = false
+        /// A journal shows the past, and is not moving (its own travel is the one step it lets through).
+        var isPastShown = false
     }
 
     /// Where the arrival goes.
@@ -99,6 +105,8 @@ enum Admission {
         case moveInsideDispatch
         /// An `Effects` used outside the handler call it was given to.
         case effectOutsideHandler
+        /// A step reaching the stores while a journal shows the past.
+        case pastIsShown
     }
 
     /// The decision for `arrival`, given `facts`: the table above.
@@ -126,6 +134,8 @@ enum Admission {
             return facts.isInCancelledTask ? .refuse(.cancelledTask) : .startNow
         case .released:
             return facts.isInCancelledTask ? .refuse(.cancelledTask) : .run
+        case .step:
+            return facts.isPastShown ? .refuse(.pastIsShown) : .run
         }
     }
 }

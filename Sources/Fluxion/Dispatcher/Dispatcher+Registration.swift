@@ -253,25 +253,25 @@ extension Dispatcher {
         var forwards = false
         while true {
             // NB: a store made while forwarding started must forward before anyone can change it.
-            let mustForward = state.withLock { state -> (any StoreRuntime)? in
+            let mustRelay = state.withLock { state -> (any StoreRuntime)? in
                 if let store, state.forwardsChanges, !forwards { return store }
                 state.index.endCreation(of: registration, making: store)
                 self.state.broadcast()
                 return nil
             }
-            guard let mustForward else { return }
-            mustForward.forwardChanges(to: relay)
+            guard let mustRelay else { return }
+            mustRelay.relayChanges(to: relay)
             forwards = true
         }
     }
 
     /// Makes every store, now and later, forward its changes to the whole-dispatcher observers.
-    func startForwardingChanges() {
+    func startRelayingChanges() {
         let stores = state.withLock { state in
             state.forwardsChanges = true
             return state.index.createdStores
         }
-        for store in stores { store.forwardChanges(to: relay) }
+        for store in stores { store.relayChanges(to: relay) }
     }
 
     /// The stores created so far, in registration order.

@@ -114,7 +114,7 @@ extension Dispatcher {
         erased: () -> AnyAction
     ) throws {
         guard !list.routes.isEmpty else {
-            if transaction.isBatch { transaction.record(erased()) }
+            if transaction.isBatch { transaction.appendToBatch(erased()) }
             let hook = state.withLock { state in
                 state.deadLetters += 1
                 return state.deadLetterHandler
@@ -126,7 +126,7 @@ extension Dispatcher {
         guard list.isReady else { return try transact(name, in: ready(list), running: run, erased: erased) }
         // NB: `nil` unless a trace records: this test is what tracing costs an action while it is off.
         if _slowPath(transaction.tracer != nil) {
-            return try transactRecording(name, in: list, running: run, erased: erased)
+            return try transactTraced(name, in: list, running: run, erased: erased)
         }
         try withTransaction {
             try transaction.runHandlers(name, erased: erased, through: list, with: run)
@@ -153,7 +153,7 @@ extension Dispatcher {
         guard !transaction.isBatch else {
             // NB: a batch lists its actions as they reached the stores: after the middleware, which may
             // have changed or dropped them.
-            transaction.record(erased())
+            transaction.appendToBatch(erased())
             return try body()
         }
         do {
@@ -197,7 +197,7 @@ extension Dispatcher {
                 return .failed(FluxionError.waitForOutsideDispatch(typeName(S.self)))
             }
             guard let tracer else { return handler.run(on: store, action) }
-            return tracer.recordHandler(of: store, action: action.name) { handler.run(on: store, action) }
+            return tracer.traceHandler(of: store, action: action.name) { handler.run(on: store, action) }
         }
         if let store = waited { return store }
         guard isRegistered(type) else {

@@ -9,22 +9,29 @@
 //   │                      ├─ waitForRelease ─────▶ the suspension's queue: runs at the last release
 //   │                      ├─ holdForPresent ─────▶ held: queued first by the move back to the present
 //   │                      ├─ waitForTurn ────────▶ waits on the lock, and arrives again
-//   │                      └─ run ─▶ forward: each middleware, then the journal's recorder
-//   │                                 (refuses the action while the past is shown) ─▶ transact:
-//   │                                 handlers stage ─▶ Transaction.end: commit all, or roll all back
+//   │                      └─ run ─▶ forward: each middleware, then the journal's recorder, which
+//   │                                 asks Admission again (.step: refused while the past is shown) ─▶
+//   │                                 transact: handlers stage ─▶ Transaction.end: commit all, or roll all back
 //   │                                   ├─ commit: its deferred work (effects, dispatchTask from the step,
 //   │                                   │   queued actions) moves to the turn's queue ─▶ observers hear it
 //   │                                   └─ roll back: its deferred work is dropped (the tasks throw
 //   │                                       CancellationError without running)
-//   │◀── runQueuedActionsAndEndTurn: the queue, in order (an effect's start registers its task and
-//         starts it: Dispatcher.run(_:as:) runs its work with the task-local `TrackedTask`); then the
-//         turn is given up and the drain waiters resume.
+//   │◀── drainQueueAndEndTurn: the queue, in order (QueuedAction.perform; an effect's start registers its
+//         task and starts it: `execute` runs its work with the task-local `TrackedTask`); then the turn
+//         is given up and the drain waiters resume.
 //
 //  A batch runs the same way with one transaction across its actions; a read takes the turn between two
 //  actions. A time-travel move (Journal.move) is a turn of its own: refused from inside one, it sets the
 //  states as one batch heard as `Fluxion.travel`, stops moving, and, reaching the present, queues the held
 //  dispatches first. A replay dispatches each recorded step as an action or a batch, with tasks paused: no
 //  task starts, and what its steps queue does not run (the journal's own lines replay in their place).
+//
+//  The named hops of an action whose handler asks for an effect, to the effect's task (an overload counts
+//  once; the small helpers a hop calls are not hops): dispatch · admit · Admission.decide · forward ·
+//  transact · Transaction.runHandlers · Handler.run · (the handler) Effects.run · requestEffect ·
+//  Transaction.enqueue · Transaction.end · drainQueueAndEndTurn · QueuedAction.perform · startTask · execute.
+//  One verb per layer: admit (admission), forward (middleware), record (journal), transact (transaction),
+//  run (handlers), perform (the turn's queue), execute (a task's work).
 extension Dispatcher {
     /// Admits an action: runs it now, holding the dispatch turn, then the actions queued meanwhile;
     /// or makes it part of the running transaction, queues it, or refuses it (see ``Admission``).
@@ -72,7 +79,7 @@ extension Dispatcher {
                 failure = error
             }
             steps.end(began)
-            runQueuedActionsAndEndTurn()
+            drainQueueAndEndTurn()
             if let failure { throw failure }
         }
     }
@@ -85,7 +92,7 @@ extension Dispatcher {
         guard decision == .run else { return try body() }
         defer {
             state.withLock { $0.turn.holderIsBetweenActions = false }
-            runQueuedActionsAndEndTurn()
+            drainQueueAndEndTurn()
         }
         return try body()
     }
@@ -97,7 +104,7 @@ extension Dispatcher {
     }
 
     /// Runs the queued actions in order, then gives up the dispatch turn.
-    func runQueuedActionsAndEndTurn() {
+    func drainQueueAndEndTurn() {
         // NB: most often nothing was queued and nobody waits for a drain: the turn just ends.
         let ended = state.withLock { state in
             guard state.turn.endIfIdle() else { return false }
@@ -112,7 +119,7 @@ extension Dispatcher {
             return next
         }) {
             do {
-                try action.run(on: self)
+                try action.perform(on: self)
             } catch {
                 report(error, of: action.action)
             }
@@ -134,7 +141,7 @@ extension Dispatcher {
     func endSuspension() {
         let (runsQueue, waiters) = state.withLock { $0.turn.endSuspension(by: .current) }
         for waiter in waiters { waiter.resume() }
-        if runsQueue { runQueuedActionsAndEndTurn() }
+        if runsQueue { drainQueueAndEndTurn() }
     }
 
     /// Whether a suspension is held.

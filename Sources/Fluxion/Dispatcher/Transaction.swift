@@ -19,7 +19,7 @@
 //    │                │                                               change, or rolls every one back
 //    │                ├─ queued actions move to the turn's queue     │                        │
 //    │                └─ deliver ──────────────────────────────────▶ deliver ───────────────▶ observers
-//    │                runQueuedActionsAndEndTurn: the actions queued meanwhile, in order;     │
+//    │                drainQueueAndEndTurn: the actions queued meanwhile, in order;     │
 //    │◀────────────── then the turn is given up                      │                        │
 //
 // A batch keeps one transaction open across its actions (see `BatchState`); the middleware's runs
@@ -146,8 +146,8 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         swap(&dropped, &state.queued)
     }
 
-    /// Records one of the batch's actions.
-    func record(_ action: AnyAction) {
+    /// Adds one of the batch's actions to the list its middleware and journal are given at its commit.
+    func appendToBatch(_ action: AnyAction) {
         state.batch.actions.append(action)
     }
 

@@ -35,7 +35,7 @@ extension Dispatcher {
         let gate = TaskGate()
         let task = makeTask(priority: priority) {
             guard let tracked = await gate.wait() else { throw CancellationError() }
-            return try await self.run(work, as: tracked)
+            return try await self.execute(work, as: tracked)
         }
         let keeper = TaskGateKeeper(gate)
         let start = QueuedAction(effectOf: AnyAction(name: action), cause: .queued(by: steps.serial), starting: tracked)
@@ -102,7 +102,7 @@ extension Dispatcher {
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value
     ) -> Task<Value, any Error>? {
         guard let starter = register(tracked, cancellingInFlight: cancellingInFlight) else { return nil }
-        let operation: @Sendable () async throws -> Value = { try await self.run(work, as: tracked) }
+        let operation: @Sendable () async throws -> Value = { try await self.execute(work, as: tracked) }
         let task =
             starter.starter?.start(priority: priority, operation) ?? Task(priority: priority, operation: operation)
         attach(task, to: tracked)
@@ -160,7 +160,7 @@ extension Dispatcher {
     }
 
     /// Runs a task's work marked as its code; reports what it throws, and forgets the task when it ends.
-    private func run<Value: Sendable>(
+    private func execute<Value: Sendable>(
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value,
         as tracked: TrackedTask
     ) async throws -> Value {

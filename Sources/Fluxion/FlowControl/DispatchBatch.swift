@@ -9,7 +9,7 @@ public struct DispatchBatch {
     /// - Throws: What ``Dispatcher/dispatch(_:payload:error:)`` throws; any
     ///   error also makes the whole batch roll back, even if you catch it.
     public func dispatch<Payload>(_ name: ActionName<Payload>, payload: Payload, error: (any Error)? = nil) throws {
-        try dispatcher.runInBatch(name.rawValue) {
+        try dispatcher.forwardInBatch(name.rawValue) {
             AnyAction(name: name.rawValue, payload: payload, error: error)
         } handlers: { list in
             try dispatcher.transact(name.rawValue, payload: payload, error: error, in: list)
@@ -23,7 +23,7 @@ public struct DispatchBatch {
 
     /// Runs an untyped action now, as part of the batch.
     public func dispatch(_ action: AnyAction) throws {
-        try dispatcher.runInBatch(action.name) {
+        try dispatcher.forwardInBatch(action.name) {
             action
         } handlers: { list in
             try dispatcher.transact(action, in: list)
@@ -125,7 +125,7 @@ extension Dispatcher {
         let began = steps.beginDirect()
         defer {
             steps.end(began)
-            runQueuedActionsAndEndTurn()
+            drainQueueAndEndTurn()
         }
         // NB: `nil` unless a trace records; the batch's span ends before the actions it queued run.
         let tracer = tracingRecorder()
@@ -177,7 +177,7 @@ extension Dispatcher {
     }
 
     /// Runs one action of the running batch now; `DispatchBatch` calls it.
-    func runInBatch(_ name: String, erased: () -> AnyAction, handlers: (RouteList) throws -> Void) throws {
+    func forwardInBatch(_ name: String, erased: () -> AnyAction, handlers: (RouteList) throws -> Void) throws {
         guard holdsTurn(), transaction.isBatch else { throw FluxionError.batchEnded(name) }
         // NB: one action at a time: the batch's current action (its middleware, handlers or hooks)
         // cannot start another, and trying fails the batch, even if the error is caught.

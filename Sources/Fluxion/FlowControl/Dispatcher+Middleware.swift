@@ -9,7 +9,7 @@ extension Dispatcher {
     public func addMiddleware(_ middleware: any Middleware) -> MiddlewareID {
         let observesChanges = middleware.observesChanges  // NB: user code, read before locking
         // NB: the stores forward their changes before the middleware can run, so it never misses one.
-        if observesChanges { startForwardingChanges() }
+        if observesChanges { startRelayingChanges() }
         return state.withLock { $0.middleware.append(middleware, observesChanges: observesChanges) }
     }
 

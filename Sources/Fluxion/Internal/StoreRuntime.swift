@@ -4,7 +4,7 @@ protocol StoreRuntime: AnyObject, Sendable {
     func attach(to dispatcher: Dispatcher) -> Bool
 
     /// Adds, once, an observer that passes each change on to `relay`.
-    func forwardChanges(to relay: ChangeRelay)
+    func relayChanges(to relay: ChangeRelay)
 
     /// The current state, as the first change for an observer that asked for it.
     func currentStateChange() -> AnyStoreChange

@@ -45,7 +45,7 @@ extension Journal {
     {
         let text = try text(of: url)
         var replayer = JournalReplayer(dispatcher: dispatcher, skippingErrors: skippingErrors)
-        return try replayer.run(JournalLine.decode(text), path: url.path, isComplete: text.hasSuffix("\n"))
+        return try replayer.replay(JournalLine.decode(text), path: url.path, isComplete: text.hasSuffix("\n"))
     }
 
     /// Replays the steps in memory into `dispatcher`; see ``replay(contentsOf:into:skippingErrors:)``.
@@ -59,7 +59,7 @@ extension Journal {
             }
         var replayer = JournalReplayer(dispatcher: dispatcher, skippingErrors: skippingErrors)
         let numbered = lines.enumerated().map { ($0.offset + 1, Result<JournalLine, any Error>.success($0.element)) }
-        return try replayer.run(numbered, path: "the journal in memory", isComplete: true)
+        return try replayer.replay(numbered, path: "the journal in memory", isComplete: true)
     }
 
     /// The steps of a journal file, to read (as `todo history` prints them).

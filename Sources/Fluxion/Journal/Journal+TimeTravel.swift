@@ -82,7 +82,7 @@ extension Journal {
             guard let (position, wakesWriter) = resumed else { return }
             if wakesWriter { writer?.wake() }
             dispatcher.dropHeldDispatches(at: position)
-            dispatcher.persistenceCenter.recordCurrentStates()
+            dispatcher.persistenceCenter.scheduleSavesOfCurrentStates()
         }
     }
 

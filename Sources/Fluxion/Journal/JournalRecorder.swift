@@ -55,23 +55,22 @@ final class JournalRecorder: Sendable {
         record(action, step: dispatcher.runningStep) { tracker.changesOfAll() }
     }
 
-    /// Refuses an action while the stores show the past, unless it is the journal's own travel; a task's
-    /// refused action (in a batch: its plain dispatches are held) is reported to the task error hook.
+    /// Asks ``Admission`` whether the step may reach the stores: it refuses one while they show the past,
+    /// unless it is the journal's own travel; a task's refused action (in a batch: its plain dispatches are
+    /// held) is reported to the task error hook.
     private func admit(_ action: () -> AnyAction, by dispatcher: Dispatcher) throws {
         // NB: the flag is set under the journal's lock by a move, which holds the dispatch turn, as the caller does.
         guard showsPast.isSet else { return }
+        var facts = Admission.Facts()
+        let position = contents.withLock { $0.isMoving ? nil : $0.position }
+        facts.isPastShown = position != nil
+        guard case .refuse = Admission.decide(.step, facts), let position else { return }
         let action = action()
-        do {
-            try contents.withLock { contents in
-                guard let position = contents.position, !contents.isMoving else { return }
-                throw JournalError.travelling(action: action.name, step: position)
-            }
-        } catch {
-            if let task = dispatcher.currentTask {
-                dispatcher.report(TaskError(.refused, taskID: task.id?.value, action: action.name, error: error))
-            }
-            throw error
+        let error = JournalError.travelling(action: action.name, step: position)
+        if let task = dispatcher.currentTask {
+            dispatcher.report(TaskError(.refused, taskID: task.id?.value, action: action.name, error: error))
         }
+        throw error
     }
 
     /// Notes the state of the store an inline mutation changes, made now if it is its first need.

@@ -26,7 +26,7 @@ struct JournalReplayer {
         self.skippingErrors = skippingErrors
     }
 
-    mutating func run(_ lines: [NumberedLine], path: String, isComplete: Bool) throws -> ReplayReport {
+    mutating func replay(_ lines: [NumberedLine], path: String, isComplete: Bool) throws -> ReplayReport {
         try Self.checkHeader(of: lines, path: path)
         if case .success(let header) = lines.first?.line { redacted = Set(header.redactedKeys ?? []) }
         // NB: no task starts and no queued action runs: what the recorded effects dispatched, and what the

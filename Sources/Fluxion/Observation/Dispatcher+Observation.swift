@@ -129,11 +129,11 @@ extension Dispatcher {
     private func add(_ observer: RelayObserver, sendingCurrentState: Bool) {
         guard sendingCurrentState else {
             relay.add(observer)
-            return startForwardingChanges()
+            return startRelayingChanges()
         }
         withTurn {
             relay.add(observer)
-            startForwardingChanges()
+            startRelayingChanges()
             for store in createdStores() {
                 _ = observer.notify(
                     store.currentStateChange(), checking: CancellationCheck(lock: relay.lock, generation: nil))

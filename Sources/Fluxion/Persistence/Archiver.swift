@@ -2,7 +2,7 @@ import Foundation
 
 /// A persistent store's archivist: restores its state, and saves it after changes, debounced.
 ///
-/// The store's observer hands each new state to ``record(_:)``, on the
+/// The store's observer hands each new state to ``scheduleSave(of:)``, on the
 /// dispatching thread; that only notes the state and, when no timer is
 /// running, starts one. Encoding and writing happen in ``writePending()``,
 /// called by the timer on the scheduler's thread or by a flush, never by a
@@ -49,7 +49,7 @@ final class Archiver<State: Codable & Sendable>: PendingWriter, @unchecked Senda
         switch ArchiveFormat.decode(data, as: configuration) {
         case .success(let restored):
             // NB: a migrated archive is rewritten in the current version at the next save.
-            if restored.isMigrated { record(restored.state) }
+            if restored.isMigrated { scheduleSave(of: restored.state) }
             return restored.state
         case .failure(.corrupt(let reason)):
             setAside { .corruptArchive(key: key, setAsideAs: $0, reason: reason) }
@@ -75,7 +75,7 @@ final class Archiver<State: Codable & Sendable>: PendingWriter, @unchecked Senda
     }
 
     /// Notes a new state to save, and starts the debounce timer if none is running.
-    func record(_ state: State) {
+    func scheduleSave(of state: State) {
         let now = configuration.scheduler.now
         var replaced: State? = state
         lock.lock()
@@ -142,8 +142,8 @@ final class Archiver<State: Codable & Sendable>: PendingWriter, @unchecked Senda
 
 extension Archiver {
     /// Notes the store's state now to save, as if it had just changed.
-    func recordCurrentState() {
-        if let state = readState() { record(state) }
+    func scheduleSaveOfCurrentState() {
+        if let state = readState() { scheduleSave(of: state) }
     }
 }
 
@@ -151,7 +151,7 @@ extension Archiver {
 protocol PendingWriter: AnyObject, Sendable {
     var key: String { get }
     func writePending()
-    func recordCurrentState()
+    func scheduleSaveOfCurrentState()
 }
 
 /// The current UTC time as `20250102T030405.678Z`: sortable, and a valid file name everywhere.

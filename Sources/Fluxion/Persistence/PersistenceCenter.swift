@@ -47,14 +47,14 @@ final class PersistenceCenter: @unchecked Sendable {  // `archivers` and `keys` 
         // NB: an action whose handler threw is no change: only committed states reach the archiver; nor
         // do the states a journal's time travel sets: the archive keeps the present.
         store.observe(owner: archiver) { archiver, change in
-            if change.action.name != AnyAction.travelName { archiver.record(change.newState) }
+            if change.action.name != AnyAction.travelName { archiver.scheduleSave(of: change.newState) }
         }
         lock.withLock { archivers.append(archiver) }
     }
 
     /// Saves each store's state as it is now: a journal made the past it shows the present.
-    func recordCurrentStates() {
-        for archiver in allArchivers { archiver.recordCurrentState() }
+    func scheduleSavesOfCurrentStates() {
+        for archiver in allArchivers { archiver.scheduleSaveOfCurrentState() }
     }
 
     /// Writes every pending state now, one store after another; returns once all are written.

@@ -10,10 +10,10 @@ extension Store: StoreRuntime {
         }
     }
 
-    func forwardChanges(to relay: ChangeRelay) {
+    func relayChanges(to relay: ChangeRelay) {
         let isFirst = lock.withLock {
-            defer { isForwarding = true }
-            return !isForwarding
+            defer { isRelaying = true }
+            return !isRelaying
         }
         guard isFirst else { return }
         // NB: the relay, not the store, owns this observer's life; the reference to the store is weak.

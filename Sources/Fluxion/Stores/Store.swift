@@ -80,7 +80,7 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     @exclusivity(unchecked) final weak var owningDispatcher: Dispatcher?
     @exclusivity(unchecked) final var isAttached = false
     /// Whether the store passes its changes on to its dispatcher's whole-dispatcher observers.
-    @exclusivity(unchecked) final var isForwarding = false
+    @exclusivity(unchecked) final var isRelaying = false
     /// How many changes were committed, each with its observers.
     @usableFromInline @exclusivity(unchecked) final var commitSerial: UInt64 = 0
     /// The key-path observer groups, by key path. See `KeyPathObserverGroup`.

@@ -111,7 +111,7 @@ extension Dispatcher {
     /// Runs an action's handlers as `transact(_:in:running:erased:)` does, recording their spans, and the action's, unless
     /// its middleware's span holds them.
     @inline(never)
-    func transactRecording(
+    func transactTraced(
         _ name: String,
         in list: RouteList,
         running run: (Handler, AnyObject) -> HandlerOutcome,
@@ -126,13 +126,13 @@ extension Dispatcher {
         }
         func body() throws {
             try transaction.runHandlers(name, erased: erased, through: list) { handler, store in
-                recorder.recordHandler(of: store, action: name) { run(handler, store) }
+                recorder.traceHandler(of: store, action: name) { run(handler, store) }
             }
         }
         // NB: as `withTransaction` does, recording the commit's and the observers' spans.
         func withTransactionRecording() throws {
             guard !transaction.isBatch else {
-                transaction.record(erased())
+                transaction.appendToBatch(erased())
                 return try body()
             }
             do {

@@ -190,7 +190,7 @@ final class TraceRecorder: @unchecked Sendable {  // `state` guards itself; `sto
     }
 
     /// Runs `call`, a handler's run on `store`, as a span.
-    func recordHandler(of store: AnyObject, action: String, _ call: () -> HandlerOutcome) -> HandlerOutcome {
+    func traceHandler(of store: AnyObject, action: String, _ call: () -> HandlerOutcome) -> HandlerOutcome {
         let mark = begin(.handler, .type(type(of: store)))
         let outcome = call()
         end(mark, action: action, outcome: outcome.traceName)
