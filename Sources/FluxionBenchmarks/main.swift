@@ -69,6 +69,8 @@ let makers: [(String, () throws -> Workload)] =
         ("B14", Effects.b14),
         ("W14", Effects.w14),
         ("W15", Tracing.w15),
+        ("W16", ComputedStores.w16),
+        ("W16w", ComputedStores.w16w),
     ]
 
 // NB: once a process has started a second thread, as every app has, glibc's locks take a slower
@@ -110,6 +112,7 @@ if let w1 = median("W1") {
     if let b14 = median("B14") { ratio("W14/(W1+B14)", 1.0, median("W14").map { $0 / (w1 + b14) }) }
     // NB: tracing's cost while it records; off, it is in W1 itself.
     ratio("W15/W1", 8.0, median("W15").map { $0 / w1 })
+    if let w16w = median("W16w") { ratio("W16/W16w", 1.0, median("W16").map { $0 / w16w }) }
 }
 if let small = median("W12-1k") {
     ratio("W12-1M/W12-1k", 3.0, median("W12-1M").map { $0 / small })

@@ -54,6 +54,7 @@ extension Dispatcher {
     /// Registers a store type made by `make`, which may read the stores `sources` names (registered already).
     ///
     /// - Parameter computed: For a computed store, its table (made from its sources') and its computation.
+    @usableFromInline
     func register<State, S: Store<State>>(
         _ type: S.Type,
         sources: [any AnyObject.Type],
@@ -126,7 +127,10 @@ extension Dispatcher {
     public func unregister<State, S: Store<State>>(_ type: S.Type) -> Bool {
         let id = ObjectIdentifier(S.self)
         let removed = state.withLock { $0.index.remove(id) }
-        if removed != nil { persistenceCenter.releaseKey(of: id) }
+        if removed != nil {
+            persistenceCenter.releaseKey(of: id)
+            hasUnregisteredStores.set(true)
+        }
         // NB: the store is released here, outside the lock: its deinit is user code.
         return removed != nil
     }

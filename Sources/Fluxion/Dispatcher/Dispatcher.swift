@@ -39,6 +39,8 @@ public final class Dispatcher: Sendable {
     let hasStartedTasks = AtomicFlag()
     /// Set by the first cancellation of a task, and never cleared: until then, no dispatch checks its task.
     let hasCancelledTasks = AtomicFlag()
+    /// Whether a store type was ever unregistered: computed stores then look their sources up each time.
+    let hasUnregisteredStores = AtomicFlag()
     /// Whether a journal replays into this dispatcher: the actions its steps queue are not run (see
     /// `replaying(_:)`). Set under the lock as replays begin and end; read unlocked by each queued action.
     let isReplaying = AtomicFlag()

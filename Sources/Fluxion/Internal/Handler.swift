@@ -119,6 +119,8 @@ final class StoreOperations: Sendable {
     let deliver: @Sendable (AnyObject, AnyAction) -> Void
     /// Tells them, recording each call's span in a performance trace.
     let deliverTraced: @Sendable (AnyObject, AnyAction, TraceRecorder) -> Void
+    /// Whether the running step staged a change of the store's state: what a computed store asks of its sources.
+    let hasStagedChange: @Sendable (AnyObject) -> Bool
 
     @usableFromInline
     init(
@@ -126,13 +128,15 @@ final class StoreOperations: Sendable {
         commit: @escaping @Sendable (AnyObject) -> Bool,
         rollback: @escaping @Sendable (AnyObject) -> Void,
         deliver: @escaping @Sendable (AnyObject, AnyAction) -> Void,
-        deliverTraced: @escaping @Sendable (AnyObject, AnyAction, TraceRecorder) -> Void
+        deliverTraced: @escaping @Sendable (AnyObject, AnyAction, TraceRecorder) -> Void,
+        hasStagedChange: @escaping @Sendable (AnyObject) -> Bool
     ) {
         self.stage = stage
         self.commit = commit
         self.rollback = rollback
         self.deliver = deliver
         self.deliverTraced = deliverTraced
+        self.hasStagedChange = hasStagedChange
     }
 
     /// The operations of stores whose state is `State`.
@@ -143,7 +147,8 @@ final class StoreOperations: Sendable {
             commit: { unsafeDowncast($0, to: Store<State>.self).commitStaged() },
             rollback: { unsafeDowncast($0, to: Store<State>.self).rollBackStaged() },
             deliver: { unsafeDowncast($0, to: Store<State>.self).deliverPendingChange(for: $1) },
-            deliverTraced: { unsafeDowncast($0, to: Store<State>.self).deliverPendingChange(for: $1, tracing: $2) }
+            deliverTraced: { unsafeDowncast($0, to: Store<State>.self).deliverPendingChange(for: $1, tracing: $2) },
+            hasStagedChange: { unsafeDowncast($0, to: Store<State>.self).hasStagedChange }
         )
     }
 }

@@ -12,4 +12,7 @@ protocol StoreRuntime: AnyObject, Sendable {
     /// Whether the running transaction staged a change of the state (an equal state, when it is
     /// `Equatable`, is none); the turn holder asks.
     var hasStagedChange: Bool { get }
+
+    /// Whether the store's handler runs stage their changes now; the turn holder asks.
+    var isStagingChanges: Bool { get }
 }

@@ -24,11 +24,14 @@ extension Store: StoreRuntime {
             })
     }
 
-    var hasStagedChange: Bool {
+    @inlinable
+    final var hasStagedChange: Bool {
         // NB: only the turn holder, which `stagingThread` names while it stages, reads `staged`.
         guard isStaging, let staged else { return false }
         return isEqual.map { !$0(staged, currentState) } ?? true
     }
+
+    var isStagingChanges: Bool { isStaging }
 
     func currentStateChange() -> AnyStoreChange {
         AnyStoreChange(StoreChange(currentState: committedState), of: self)
