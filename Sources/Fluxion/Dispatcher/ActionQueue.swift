@@ -52,6 +52,15 @@ struct QueuedAction {
         runner = start
     }
 
+    /// A cancellation the step `cause` names asked for while `action` ran: `cancel` carries it out.
+    init(cancellationOf action: AnyAction, cause: StepCause, cancel: @escaping (Dispatcher) -> Void) {
+        self.action = action
+        self.cause = cause
+        task = nil
+        isEffect = true
+        runner = cancel
+    }
+
     /// Runs the action through `dispatcher`, which must be holding the turn, as a step of its own; or
     /// starts the effect.
     func perform(on dispatcher: Dispatcher) throws {

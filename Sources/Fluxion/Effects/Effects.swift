@@ -75,6 +75,33 @@ public struct Effects: Sendable {
         request(id: TaskKey(id), cancellingInFlight: cancelInFlight, priority: priority, work)
     }
 
+    /// Cancels the tasks running under `id` — effects and tasks started with `dispatchTask` — when the
+    /// action commits; an action that rolls back cancels nothing.
+    ///
+    /// ```swift
+    /// .on(.logOut) { session, _, effects in
+    ///     session = Session()
+    ///     effects.cancel(id: "sync")
+    /// }
+    /// ```
+    ///
+    /// It takes its place among the step's effects: an effect asked for
+    /// under `id` before it is cancelled with the others, one asked for after
+    /// it starts. A start still queued is reached too. The journal records it
+    /// with the step's effects, as `cancel sync`, ended at once.
+    ///
+    /// - Parameter id: The id of the tasks to cancel, as given to ``run(id:cancelInFlight:priority:_:)``
+    ///   or ``Dispatcher/dispatchTask(id:cancelInFlight:priority:_:)``.
+    public func cancel<ID: Hashable & Sendable>(id: ID) {
+        guard let dispatcher else {
+            let error = TaskError(
+                .refused, taskID: id, action: nil, error: FluxionError.effectOutsideHandler("\(id)"))
+            return FileHandle.standardError.write(
+                Data("Fluxion: \(error) (the handler ran without a dispatcher)\n".utf8))
+        }
+        dispatcher.requestCancellation(of: TaskKey(id), inCall: call)
+    }
+
     private func request(
         id: TaskKey?,
         cancellingInFlight: Bool,

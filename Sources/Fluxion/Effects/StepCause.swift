@@ -22,16 +22,20 @@ final class EffectTag: Sendable {
     let id: TaskKey?
     /// The name of the action that asked for it.
     let action: String
+    /// Whether it cancels the tasks under `id` (``Effects/cancel(id:)``) rather than starting one.
+    let isCancellation: Bool
 
-    init(step: UInt64, index: Int, id: TaskKey?, action: String) {
+    init(step: UInt64, index: Int, id: TaskKey?, action: String, isCancellation: Bool = false) {
         self.step = step
         self.index = index
         self.id = id
         self.action = action
+        self.isCancellation = isCancellation
     }
 
-    /// The id as it prints, or `#index` for an effect without one.
+    /// The id as it prints, or `#index` for an effect without one; `cancel id` for a cancellation.
     var name: String {
-        id.map { "\($0.value)" } ?? "#\(index + 1)"
+        let name = id.map { "\($0.value)" } ?? "#\(index + 1)"
+        return isCancellation ? "cancel \(name)" : name
     }
 }

@@ -89,9 +89,10 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
     }
 
     /// Tags the next effect the running step asks for.
-    func tagEffect(id: TaskKey?, action: String) -> EffectTag {
+    func tagEffect(id: TaskKey?, action: String, cancelling: Bool = false) -> EffectTag {
         defer { state.effectCount += 1 }
-        return EffectTag(step: state.serial, index: state.effectCount, id: id, action: action)
+        return EffectTag(
+            step: state.serial, index: state.effectCount, id: id, action: action, isCancellation: cancelling)
     }
 }
 

@@ -56,6 +56,7 @@ extension ReferenceModel {
                     switch follow {
                     case .dispatch(let next): deferred.append(.step(next, cause: "queued by #\(step)"))
                     case .effect(let plan): deferred.append(.start(plan, step: step))
+                    case .cancel(let id): deferred.append(.cancel(id, step: step))
                     }
                 }
             }
@@ -134,6 +135,12 @@ extension ReferenceModel {
                 }
             case .start(let plan, let step):
                 start(plan, as: .effect(step: step))
+            case .cancel(let id, let step):
+                // NB: in its place: the tasks under `id` running now, not the starts queued behind it.
+                if let index = steps.firstIndex(where: { $0.sequence == step }) {
+                    steps[index].effects.append((name: "cancel \(id)", outcome: "finished"))
+                }
+                cancel(queuedStarts: false) { $0.plan.id == id }
             case .released(.outside(let command)):
                 if isTravelling {
                     report("queued model.op travelling")

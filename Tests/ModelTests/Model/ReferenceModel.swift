@@ -194,4 +194,6 @@ enum Queued {
     case start(TaskPlan, step: Int)
     /// An action that waited for the last suspension's release.
     case released(Waiting)
+    /// A step's `effects.cancel(id:)`: the tasks under the id are cancelled when its turn comes.
+    case cancel(String, step: Int)
 }

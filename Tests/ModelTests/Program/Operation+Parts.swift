@@ -34,6 +34,7 @@ extension Operation {
             switch follow {
             case .dispatch(let next): collect(next, into: &commands, &plans)
             case .effect(let plan): collect(plan, into: &commands, &plans)
+            case .cancel: break
             }
         }
     }

@@ -103,6 +103,7 @@ struct ProgramGenerator {
             if random.below(6) == 0 { command.then.append(.dispatch(self.command(depth: depth - 1))) }
             if random.below(3) == 0 { command.then.append(.effect(plan(depth: depth - 1, needsID: true))) }
             if random.below(10) == 0 { command.then.append(.effect(plan(depth: depth - 1, needsID: true))) }
+            if random.below(8) == 0 { command.then.append(.cancel(["a", "b", "c"][random.below(3)])) }
         }
         command.reusesEffects = random.below(20) == 0
         return command

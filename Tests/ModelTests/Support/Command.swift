@@ -33,11 +33,14 @@ struct Command: Codable, Sendable, Equatable, CustomStringConvertible {
 enum Follow: Codable, Sendable, Equatable, CustomStringConvertible {
     case dispatch(Command)
     case effect(TaskPlan)
+    /// `effects.cancel(id:)`: cancels the tasks under the id when the step commits.
+    case cancel(String)
 
     var description: String {
         switch self {
         case .dispatch(let command): ".dispatch(\(command))"
         case .effect(let plan): ".effect(\(plan))"
+        case .cancel(let id): ".cancel(\"\(id)\")"
         }
     }
 }

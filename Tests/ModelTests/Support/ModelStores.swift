@@ -84,6 +84,7 @@ enum ModelHandler {
                 switch follow {
                 case .dispatch(let next): try dispatcher.dispatch(.op, payload: next)
                 case .effect(let plan): context.ask(effects, for: plan)
+                case .cancel(let id): effects.cancel(id: id)
                 }
             }
         }
