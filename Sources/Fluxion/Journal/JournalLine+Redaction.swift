@@ -73,7 +73,7 @@ extension JournalLine.Action {
     init(_ action: AnyAction, redacting keys: Set<String>, unredactable: inout [JournalLine.Unredactable]) {
         name = action.name
         description = Self.describe(action)
-        error = action.error.map { "\($0)" }
+        error = action.error.map { plainDescription(of: $0) }
         if let mutation = action.payload as? StoreMutation {
             store = mutation.storeName
         } else if action.payload is Void {
@@ -93,9 +93,8 @@ extension JournalLine.Action {
             text = StateDiff.redactedText
         } else if action.payload is StoreMutation || action.payload is Void || payload != nil {
             // NB: JSON with nothing to hide can still print a hidden field (one it does not encode).
-            let shown = printable(action.payload)
-            let printed = StateDiff.describe(shown, redacting: keys, qualified: false)
-            text = printed == String(describing: shown) ? printed : StateDiff.redactedText
+            let printed = StateDiff.describe(action.payload, redacting: keys, qualified: false)
+            text = printed == plainDescription(of: action.payload) ? printed : StateDiff.redactedText
         } else {
             text = JournalLine.placeholder(for: action.payload)
             unredactable.append(

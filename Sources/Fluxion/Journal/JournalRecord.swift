@@ -21,9 +21,19 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
     /// The action's name: ``AnyAction/batchName`` for a batch, ``AnyAction/travelName`` where a
     /// recording resumed after time travel.
     public let name: String
-    /// The action as it prints, with its payload.
+    /// The action as it prints, with its payload: `completeTodo(2)`; an optional payload as its value,
+    /// `loaded(["tea"])` or `loaded(nil)`; a batch as `Fluxion.batch of 2 action(s)`.
+    ///
+    /// It is text, not a typed value, by design: a record read from a file holds
+    /// the action as the file printed it when it was recorded, and whoever reads
+    /// the file — `todo history`, a tool, another build of the app — need not
+    /// know the payload's type, nor have it. To pick the steps of an action,
+    /// compare ``name`` with an ``ActionName``'s `rawValue`
+    /// (`record.name == ActionName.completeTodo.rawValue`); the payload as a
+    /// value is in the file as JSON, which a replay decodes as the type the
+    /// handler tables name.
     public let action: String
-    /// The action's error, described, if it carried one.
+    /// The action's error, described (an optional in it printed as its value), if it carried one.
     public let error: String?
     /// When the action was recorded.
     public let time: Date
@@ -56,7 +66,7 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
         sequence = entry.sequence
         name = entry.action.name
         action = "\(entry.action)"
-        error = entry.action.error.map { "\($0)" }
+        error = entry.action.error.map { plainDescription(of: $0) }
         time = entry.time
         isReplayable = (recorded ?? [entry.action]).allSatisfy { JournalLine.Action($0, redacting: []).isReplayable }
         changes = entry.changes.map { change in
