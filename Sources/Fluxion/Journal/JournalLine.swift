@@ -59,8 +59,9 @@ struct JournalLine: Codable, Sendable {
     }
 
     static let format = "fluxion-journal"
-    /// 2 adds steps' causes and effect lines; a version 1 file reads as steps from outside.
-    static let version = 2
+    /// 2 adds steps' causes and effect lines; a version 1 file reads as steps from outside. 3 writes times to
+    /// the microsecond (a file of an earlier version keeps whole seconds).
+    static let version = 3
 
     var kind: Kind
     var format: String?
@@ -101,8 +102,7 @@ extension JournalLine.Action {
 extension JournalLine {
     /// The lines of a journal file's text, numbered from 1; blank lines are left out.
     static func decode(_ text: String) -> [(number: Int, line: Result<JournalLine, any Error>)] {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        let decoder = makeDecoder()
         var lines: [(Int, Result<JournalLine, any Error>)] = []
         for (index, text) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         where !text.isEmpty {

@@ -35,7 +35,8 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
     public let action: String
     /// The action's error, described (an optional in it printed as its value), if it carried one.
     public let error: String?
-    /// When the action was recorded.
+    /// When the action was recorded: as the clock read it in memory; to the microsecond from a file (to the
+    /// second from a file written before version 3).
     public let time: Date
     /// Whether replay can dispatch it again: its payloads were recorded as JSON, it carried no error,
     /// and it holds no inline mutation.
