@@ -198,6 +198,19 @@ final class EncodingsStore: Store<CountedEncodings>, DefaultInitializable, @unch
 
 private struct Hidden {}
 
+/// The other of two private error types of one name; the first is in `JournalReplayErrorTests.swift`.
+private enum SameNamedError: Error, Codable {
+    case failed
+}
+
+/// Registers this file's `SameNamedError` with `dispatcher`.
+func registerTheOtherSameNamedError(with dispatcher: Dispatcher) {
+    dispatcher.registerReplayableError(SameNamedError.self)
+}
+
+/// The qualified name of this file's `SameNamedError`.
+let theOtherSameNamedErrorsName = qualifiedTypeName(SameNamedError.self)
+
 extension JSONDecoder {
     /// A decoder of journal lines, times as a journal writes them.
     static var journal: JSONDecoder {

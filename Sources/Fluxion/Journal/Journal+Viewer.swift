@@ -125,7 +125,7 @@ extension Journal {
             while let first = pending.first, (first.time ?? .distantPast) < entry.time {
                 append(pending.removeFirst())
             }
-            append(JournalLine(entry, redacting: [], seen: &seen))
+            append(JournalLine(entry, redacting: [], errorTypes: dispatcher.replayableErrors, seen: &seen))
             pending += JournalLine.effectLines(of: entry)
         }
         pending.sort { ($0.time ?? .distantPast) < ($1.time ?? .distantPast) }

@@ -42,6 +42,8 @@ extension JournalLine.Action {
         var object = JSONObjectWriter(&text)
         object.member("description", description, to: &text)
         object.member("error", error, to: &text)
+        object.member("errorType", errorType, to: &text)
+        object.member("errorValue", errorValue, to: &text) { $0.write(to: &$1) }
         object.member("name", name, to: &text)
         object.member("payload", payload, to: &text) { $0.write(to: &$1) }
         object.member("redacted", redacted, to: &text)

@@ -38,8 +38,9 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
     /// When the action was recorded: as the clock read it in memory; to the microsecond from a file (to the
     /// second from a file written before version 3).
     public let time: Date
-    /// Whether replay can dispatch it again: its payloads were recorded as JSON, it carried no error,
-    /// and it holds no inline mutation.
+    /// Whether replay can dispatch it again: its payloads were recorded as JSON, it carried no error or
+    /// one of a type registered with ``Dispatcher/registerReplayableError(_:)`` (recorded as JSON), and it
+    /// holds no inline mutation. A record in memory says so of the types the dispatcher registers now.
     public let isReplayable: Bool
     /// The stores it changed, in registration order.
     public let changes: [Change]
@@ -59,8 +60,8 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
         return (["#\(sequence) \(action)\(error)\(cause)"] + lines + effects).joined(separator: "\n")
     }
 
-    /// A step in memory: its diffs are worked out now.
-    init(_ entry: JournalEntries.Entry) {
+    /// A step in memory: its diffs are worked out now; `errorTypes` are the error types recorded as values.
+    init(_ entry: JournalEntries.Entry, errorTypes: ReplayableErrors) {
         let recorded = (entry.action.payload as? [AnyAction]).flatMap {
             entry.action.name == AnyAction.batchName ? $0 : nil
         }
@@ -69,7 +70,9 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
         action = "\(entry.action)"
         error = entry.action.error.map { plainDescription(of: $0) }
         time = entry.time
-        isReplayable = (recorded ?? [entry.action]).allSatisfy { JournalLine.Action($0, redacting: []).isReplayable }
+        isReplayable = (recorded ?? [entry.action]).allSatisfy {
+            JournalLine.Action($0, redacting: [], errorTypes: errorTypes).isReplayable
+        }
         changes = entry.changes.map { change in
             Change(store: change.storeName, diff: StateDiff.lines(from: change.oldState, to: change.newState))
         }
