@@ -26,6 +26,7 @@ extension RealRun {
                     return StoreC()
                 }
                 try fresh.register(StoreD.self)
+                fresh.registerReplayableError(ModelFailure.self)
                 let report =
                     source == "memory"
                     ? try journal.replay(into: fresh) : try Journal.replay(contentsOf: fileURL, into: fresh)

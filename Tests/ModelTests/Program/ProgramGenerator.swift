@@ -104,6 +104,7 @@ struct ProgramGenerator {
             if random.below(10) == 0 { command.then.append(.effect(plan(depth: depth - 1, needsID: true))) }
         }
         command.reusesEffects = random.below(20) == 0
+        command.carriesError = random.below(8) == 0
         return command
     }
 
