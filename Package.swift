@@ -28,7 +28,10 @@ let package = Package(
         .testTarget(name: "FluxionTestingTests", dependencies: ["FluxionTesting"]),
         // A reference model of the documented promises, and random programs checked against it.
         .testTarget(name: "ModelTests", dependencies: ["Fluxion"], exclude: ["README.md"]),
-        .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "FluxionTesting"]),
+        .testTarget(
+            name: "TodoCoreTests", dependencies: ["TodoCore", "FluxionTesting"],
+            // A session recorded with `todo --record`, replayed as a test (`SessionReplayTests`).
+            resources: [.copy("Sessions")]),
         // The code of the DocC guides, as an app's module would hold it: compiled, run, and checked verbatim.
         .testTarget(name: "GuideTests", dependencies: ["Fluxion", "FluxionTesting"]),
         // Runs the `todo` executable as a subprocess; depends on it so that `swift test` builds it.

@@ -10,7 +10,7 @@ import Fluxion
 /// ```
 ///
 /// Three stores are persisted in `storage`, under `key` (the items),
-/// `key.filter` and `key.history`; ``StatsStore`` is derived. The stores
+/// `key.filter` and `key.history`; ``StatsStore`` is computed from the items. The stores
 /// are created right away, so an archive that cannot be restored is reported
 /// to `onPersistenceError` before the initializer returns.
 public final class TodoApp: Sendable {
@@ -55,7 +55,7 @@ public final class TodoApp: Sendable {
             TodoStore.self, persistence: Persistence(storage: storage, key: keys.todos, debounce: debounce))
         try dispatcher.register(
             FilterStore.self, persistence: Persistence(storage: storage, key: keys.filter, debounce: debounce))
-        try dispatcher.register(StatsStore.self, derivedFrom: TodoStore.self) { StatsStore(counting: $0.items) }
+        try dispatcher.register(StatsStore.self, computedFrom: TodoStore.self) { Stats(counting: $0.items) }
         try dispatcher.register(
             HistoryStore.self, derivedFrom: TodoStore.self,
             persistence: Persistence(storage: storage, key: keys.history, debounce: debounce)

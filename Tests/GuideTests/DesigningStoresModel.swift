@@ -127,6 +127,25 @@ final class CheckoutStore: Store<Checkout>, @unchecked Sendable {  // locked by 
 }
 // article-waitFor-end
 
+// article-computed-begin
+/// How many items the cart holds, and whether someone is logged in to buy them: computed, never stale.
+struct BuyButton: Equatable, Sendable {
+    var itemCount = 0
+    var isEnabled = false
+}
+
+final class BuyButtonStore: Store<BuyButton>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: BuyButton()) }
+}
+
+/// Registers the buy button as computed from the session and the cart.
+func registerBuyButton(on dispatcher: Dispatcher) throws {
+    try dispatcher.register(BuyButtonStore.self, computedFrom: SessionStore.self, CartStore.self) { session, cart in
+        BuyButton(itemCount: cart.items.count, isEnabled: session.user != nil && !cart.items.isEmpty)
+    }
+}
+// article-computed-end
+
 // article-batch-begin
 /// Restores a saved session, the user and their cart, as one change of each store, or not at all.
 func restoreSession(user: String, cart skus: [String], into dispatcher: Dispatcher) throws {

@@ -116,13 +116,27 @@ import Testing
         #expect(dispatcher.deadLetterCount == 0)
     }
 
+    @Test func aComputedStoreFollowsEveryActionOfItsSources() throws {
+        let dispatcher = try makeShop()
+        try registerBuyButton(on: dispatcher)
+        let button = try dispatcher.store(BuyButtonStore.self)
+        #expect(button.state == BuyButton())
+
+        try dispatcher.dispatch(.addToCart, payload: "tea")
+        #expect(button.state == BuyButton(itemCount: 1, isEnabled: false))
+        try dispatcher.dispatch(.logIn, payload: "ada")
+        #expect(button.state == BuyButton(itemCount: 1, isEnabled: true))
+        try dispatcher.dispatch(.logOut)  // NB: it empties the cart too
+        #expect(button.state == BuyButton())
+    }
+
     @Test func theArticleShowsThisCode() throws {
         try ArticleCode.expect(
             article: "DesigningStores",
             holdsTheRegionsOf: ["DesigningStoresModel.swift", "DesigningStoresTests.swift"],
             named: [
-                "concerns", "cart", "factory", "storeClosure", "waitFor", "batch", "middleware", "otherwise",
-                "register",
+                "concerns", "cart", "factory", "storeClosure", "waitFor", "computed", "batch", "middleware",
+                "otherwise", "register",
             ])
     }
 }

@@ -115,21 +115,8 @@ struct Stats: Equatable, Sendable {
     }
 }
 
-final class StatsStore: Store<Stats>, @unchecked Sendable {  // locked by Store
-    init(counting items: [Todo]) { super.init(initialState: Stats(counting: items)) }
-
-    override class var handlers: Handlers {
-        HandlerTable()
-            .on(.addTodo, StatsStore.recount)
-            .on(.completeTodo, StatsStore.recount)
-            .on(.clearCompleted, StatsStore.recount)
-            .on(.undo, StatsStore.recount)
-            .on(.importFinished, StatsStore.recount)
-    }
-
-    func recount<Payload>(_ stats: inout Stats, _ action: Action<Payload>) throws {
-        stats = Stats(counting: try waitFor(TodoStore.self).state.items)
-    }
+final class StatsStore: Store<Stats>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: Stats(counting: [])) }
 }
 // article-stats-end
 

@@ -63,12 +63,12 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
         withExtendedLifetime(view) {}
     }
 
-    @Test func derivedStoresFollowTheListAndUndoGoesBack() throws {
+    @Test func computedAndDerivedStoresFollowTheListAndUndoGoesBack() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(TodoStore.self)
         // article-factory-begin
-        try dispatcher.register(StatsStore.self, derivedFrom: TodoStore.self) { todos in
-            StatsStore(counting: todos.items)
+        try dispatcher.register(StatsStore.self, computedFrom: TodoStore.self) { todos in
+            Stats(counting: todos.items)
         }
         // article-factory-end
         try dispatcher.register(HistoryStore.self, derivedFrom: TodoStore.self) { HistoryStore(tracking: $0) }
@@ -102,7 +102,7 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
 
             try dispatcher.register(TodoStore.self, persistence: Persistence(storage: storage, key: "todos"))
             try dispatcher.register(FilterStore.self, persistence: Persistence(storage: storage, key: "todos.filter"))
-            try dispatcher.register(StatsStore.self, derivedFrom: TodoStore.self) { StatsStore(counting: $0.items) }
+            try dispatcher.register(StatsStore.self, computedFrom: TodoStore.self) { Stats(counting: $0.items) }
             try dispatcher.register(
                 HistoryStore.self, derivedFrom: TodoStore.self,
                 persistence: Persistence(storage: storage, key: "todos.history")
@@ -160,7 +160,7 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
     @Test func theLoggingMiddlewarePrintsEachActionAndItsDiffs() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(TodoStore.self)
-        try dispatcher.register(StatsStore.self, derivedFrom: TodoStore.self) { StatsStore(counting: $0.items) }
+        try dispatcher.register(StatsStore.self, computedFrom: TodoStore.self) { Stats(counting: $0.items) }
         try dispatcher.dispatch(.addTodo, payload: "Buy milk")
         try dispatcher.dispatch(.addTodo, payload: "Walk the dog")
         let lines = Recorder<String>()

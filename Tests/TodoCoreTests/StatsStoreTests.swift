@@ -7,7 +7,8 @@ import TodoCore
     @Test func countsAfterEachChangeOfTheList() async throws {
         let test = TestDispatcher()
         try test.register(TodoStore.self)
-        try test.register(StatsStore.self) { StatsStore(counting: []) }
+        try test.dispatcher.register(StatsStore.self, computedFrom: TodoStore.self) { Stats(counting: $0.items) }
+        try test.track(StatsStore.self)
 
         try test.dispatch(.addTodo, payload: "Buy milk") {
             $0.modify(TodoStore.self) { $0.items = [Todo(title: "Buy milk")] }

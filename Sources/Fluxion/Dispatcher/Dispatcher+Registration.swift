@@ -52,24 +52,27 @@ extension Dispatcher {
     }
 
     /// Registers a store type made by `make`, which may read the stores `sources` names (registered already).
+    ///
+    /// - Parameter computed: For a computed store, its table (made from its sources') and its computation.
     func register<State, S: Store<State>>(
         _ type: S.Type,
         sources: [any AnyObject.Type],
         make: @escaping @Sendable (Dispatcher) throws -> S,
-        prepare: (@Sendable (S) -> Void)?
+        prepare: (@Sendable (S) -> Void)?,
+        computed: (table: HandlerTable<State>, computation: Handler)? = nil
     ) throws {
         guard type == S.self else {
             let (name, staticName) = typeNames(type, S.self)
             throw FluxionError.storeTypeUpcast(name, as: staticName)
         }
-        let table = S.handlers  // NB: user code: read before locking
+        let table = computed?.table ?? S.handlers  // NB: user code: read before locking
         /// A registration the index refused, released here after unlocking: it holds user closures.
         var refused: Registration?
         defer { withExtendedLifetime(refused) {} }
         try state.withLock { state in
             let registration = Registration(
                 S.self, table: table, order: state.index.registrationCount, sources: sources, make: make,
-                prepare: prepare)
+                prepare: prepare, computation: computed?.computation)
             do {
                 try state.index.add(registration)
             } catch {

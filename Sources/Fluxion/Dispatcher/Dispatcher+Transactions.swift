@@ -142,6 +142,7 @@ extension Dispatcher {
         let store = try instance(of: registration)
         try withTransaction {
             try transaction.mutate(store, of: registration, with: mutation.apply)
+            try recomputeDependents(of: registration.id)
         } erased: {
             action
         }
@@ -187,22 +188,29 @@ extension Dispatcher {
     ///
     /// - Returns: The store, or `nil` when it does not handle the action.
     func runFirst<State, S: Store<State>>(_ type: S.Type) throws -> AnyObject? {
+        try runFirst(ObjectIdentifier(S.self), named: typeName(S.self))
+    }
+
+    /// Runs the handler of the store of the type `id` names, `name`, for the current action, unless it ran.
+    ///
+    /// - Returns: The store, or `nil` when it does not handle the action.
+    func runFirst(_ id: ObjectIdentifier, named name: @autoclosure () -> String) throws -> AnyObject? {
         guard holdsTurn(), transaction.isRunningHandler else {
-            throw FluxionError.waitForOutsideDispatch(typeName(S.self))
+            throw FluxionError.waitForOutsideDispatch(name())
         }
         let tracer = transaction.tracer
-        let waited = try transaction.waitFor(ObjectIdentifier(S.self)) { handler, store in
+        let waited = try transaction.waitFor(id) { handler, store in
             // NB: a pending route means several routes, so the transaction holds the action.
             guard let action = transaction.action else {
-                return .failed(FluxionError.waitForOutsideDispatch(typeName(S.self)))
+                return .failed(FluxionError.waitForOutsideDispatch(name()))
             }
             guard let tracer else { return handler.run(on: store, action) }
             return tracer.traceHandler(of: store, action: action.name) { handler.run(on: store, action) }
         }
         if let store = waited { return store }
-        guard isRegistered(type) else {
+        guard state.withLock({ $0.index.registrations[id] != nil }) else {
             throw FluxionError.storeNotRegistered(
-                typeName(S.self), waitingStore: transaction.runningStoreName, action: transaction.actionName)
+                name(), waitingStore: transaction.runningStoreName, action: transaction.actionName)
         }
         return nil
     }

@@ -36,6 +36,11 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// derivation order and ends where it started, for example `["AStore", "BStore", "AStore"]`.
     case derivationCycle([String])
 
+    /// A computed store declares handlers: its state follows its sources', so it handles no action.
+    ///
+    /// Thrown by ``Dispatcher/register(_:computedFrom:compute:)``.
+    case computedStoreHandlesActions(String)
+
     /// `waitFor` would wait on a store that is already waiting; the path lists
     /// the stores in waiting order and ends where it started, for example
     /// `["AStore", "BStore", "AStore"]`.
@@ -92,6 +97,8 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
             "Store \(derived) starts from \(source), which is not registered with this dispatcher; register \(source) first."
         case .derivationCycle(let path):
             "Derived stores start from each other: \(path.joined(separator: " → ")); one of them must start from its own state."
+        case .computedStoreHandlesActions(let store):
+            "Store \(store) is computed from other stores, so it handles no action, but its handler table has entries; remove them (its state follows its sources), or register it with a factory and follow the sources with waitFor."
         case .waitForCycle(let path):
             "waitFor cycle: \(path.joined(separator: " → "))."
         case .waitForOutsideDispatch(let store):

@@ -17,6 +17,9 @@ final class Registration: Sendable {
     let sources: [any AnyObject.Type]
     /// Runs on the new store once it is attached, before it is published; persistence restores here.
     let prepare: (@Sendable (any StoreRuntime) -> Void)?
+    /// For a computed store, what computes its state anew from its `sources`: the handler of every
+    /// action they handle (see `Dispatcher+ComputedStores.swift`); `nil` for any other store.
+    let computation: Handler?
 
     /// - Parameter table: `S.handlers`, read by the caller (it is user code).
     init<State, S: Store<State>>(
@@ -25,7 +28,8 @@ final class Registration: Sendable {
         order: Int,
         sources: [any AnyObject.Type] = [],
         make: @escaping @Sendable (Dispatcher) throws -> S,
-        prepare: (@Sendable (S) -> Void)? = nil
+        prepare: (@Sendable (S) -> Void)? = nil,
+        computation: Handler? = nil
     ) {
         id = ObjectIdentifier(type)
         self.type = type
@@ -35,6 +39,7 @@ final class Registration: Sendable {
         operations = table.operations
         self.make = make
         self.sources = sources
+        self.computation = computation
         // NB: the factory returns `S`, so the store handed to `prepare` is an `S`.
         if let prepare {
             self.prepare = { store in prepare(unsafeDowncast(store, to: S.self)) }

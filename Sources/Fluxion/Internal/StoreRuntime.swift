@@ -8,4 +8,8 @@ protocol StoreRuntime: AnyObject, Sendable {
 
     /// The current state, as the first change for an observer that asked for it.
     func currentStateChange() -> AnyStoreChange
+
+    /// Whether the running transaction staged a change of the state (an equal state, when it is
+    /// `Equatable`, is none); the turn holder asks.
+    var hasStagedChange: Bool { get }
 }

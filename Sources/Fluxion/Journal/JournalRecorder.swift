@@ -73,10 +73,14 @@ final class JournalRecorder: Sendable {
         throw error
     }
 
-    /// Notes the state of the store an inline mutation changes, made now if it is its first need.
+    /// Notes the state of the store an inline mutation changes, made now if it is its first need, and of
+    /// the computed stores that follow it.
     private func noteStore(of mutation: StoreMutation, in dispatcher: Dispatcher) throws {
         guard let registration = dispatcher.registration(with: mutation.storeID) else { return }
         tracker.note(try dispatcher.instance(of: registration), order: registration.order)
+        for dependent in dispatcher.state.withLock({ $0.index.computedDependents(of: registration.id) }) {
+            tracker.note(try dispatcher.instance(of: dependent), order: dependent.order)
+        }
     }
 
     /// Records an action that committed, with the changes `changes` works out and the step it was; called

@@ -144,7 +144,8 @@ struct JournalReplayer {
             }
             report.replayed += 1
         } catch {
-            noteMismatch(line, number: number, store: "(no store)", diff: ["the action threw: \(error)"])
+            noteMismatch(
+                line, number: number, store: ReplayReport.Mismatch.noStore, diff: ["the action threw: \(error)"])
         }
     }
 
@@ -202,8 +203,8 @@ struct JournalReplayer {
     private mutating func noteMismatch(_ line: JournalLine, number: Int, store: String, diff: [String]) {
         guard report.mismatch == nil else { return }
         report.mismatch = ReplayReport.Mismatch(
-            line: number, sequence: line.sequence ?? 0, action: line.action?.description ?? "", store: store,
-            diff: diff)
+            line: number, sequence: line.sequence ?? 0, action: line.action?.description ?? "",
+            cause: line.cause?.cause ?? .outside, store: store, diff: diff)
     }
 
     /// The dispatcher's store that `change` names: by its qualified type name, or, in a file that lacks it,

@@ -8,13 +8,24 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
         public let sequence: Int
         /// The step's action, as it prints.
         public let action: String
-        /// The store whose state differs.
+        /// What made the step run: a dispatch from outside, a step that queued it, or an effect.
+        public let cause: JournalRecord.Cause
+        /// The store whose state differs; ``noStore`` when the step's action threw.
         public let store: String
+        /// The ``store`` of a mismatch whose step's action threw as it replayed: ``diff`` says what it threw.
+        public static let noStore = "(no store)"
         /// What differs, field by field: `path: recorded → replayed`; or why the action failed.
         public let diff: [String]
 
+        init(line: Int, sequence: Int, action: String, cause: JournalRecord.Cause, store: String, diff: [String]) {
+            (self.line, self.sequence, self.action, self.cause) = (line, sequence, action, cause)
+            (self.store, self.diff) = (store, diff)
+        }
+
         public var description: String {
-            (["step #\(sequence) (\(action), line \(line)): \(store) differs from the recording"]
+            let cause = cause == .outside ? "" : ", \(cause)"
+            return
+                (["step #\(sequence) (\(action), line \(line)\(cause)): \(store) differs from the recording"]
                 + diff.map { "  \($0)" }).joined(separator: "\n")
         }
     }

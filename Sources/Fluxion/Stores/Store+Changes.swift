@@ -24,6 +24,12 @@ extension Store: StoreRuntime {
             })
     }
 
+    var hasStagedChange: Bool {
+        // NB: only the turn holder, which `stagingThread` names while it stages, reads `staged`.
+        guard isStaging, let staged else { return false }
+        return isEqual.map { !$0(staged, currentState) } ?? true
+    }
+
     func currentStateChange() -> AnyStoreChange {
         AnyStoreChange(StoreChange(currentState: committedState), of: self)
     }

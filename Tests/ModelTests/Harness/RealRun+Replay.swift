@@ -26,6 +26,7 @@ extension RealRun {
                     return StoreC()
                 }
                 try fresh.register(StoreD.self)
+                try StoreE.register(on: fresh)
                 fresh.registerReplayableError(ModelFailure.self)
                 let report =
                     source == "memory"

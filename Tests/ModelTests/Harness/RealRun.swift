@@ -1,7 +1,7 @@
 import Fluxion
 import Foundation
 
-/// A program's real dispatcher: four stores (two persistent), an observer on each, the program's
+/// A program's real dispatcher: four stores (two persistent) and one computed from two of them, an observer on each, the program's
 /// middleware and a journal writing a file. It applies operations and reports what can be seen.
 final class RealRun {
     let dispatcher = Dispatcher()
@@ -23,6 +23,7 @@ final class RealRun {
         try dispatcher.register(StoreB.self, persistence: persistence("B"))
         try dispatcher.register(StoreC.self)
         try dispatcher.register(StoreD.self)
+        try StoreE.register(on: dispatcher)
         dispatcher.registerReplayableError(ModelFailure.self)
         let (context, dispatcher) = (context, dispatcher)
         fileURL = FileManager.default.temporaryDirectory.appendingPathComponent("model-\(UUID().uuidString).jsonl")
@@ -33,6 +34,7 @@ final class RealRun {
             Self.observe(try dispatcher.store(StoreB.self), 1, context, dispatcher),
             Self.observe(try dispatcher.store(StoreC.self), 2, context, dispatcher),
             Self.observe(try dispatcher.store(StoreD.self), 3, context, dispatcher),
+            Self.observe(try dispatcher.store(StoreE.self), 4, context, dispatcher),
         ]
         _ = dispatcher.addMiddleware(ModelMiddleware(context: context))
     }
@@ -141,6 +143,7 @@ final class RealRun {
             (try? dispatcher.store(StoreB.self).state.items) ?? [-1],
             (try? dispatcher.store(StoreC.self).state.items) ?? [-1],
             (try? dispatcher.store(StoreD.self).state.items) ?? [-1],
+            (try? dispatcher.store(StoreE.self).state.items) ?? [-1],
         ]
     }
 

@@ -1,7 +1,7 @@
 /// Everything a program can see of a dispatcher after an operation; the model predicts it whole.
 struct World: Equatable, Sendable {
     /// The items each store shows, stores in registration order.
-    var states: [[Int]] = [[], [], [], []]
+    var states: [[Int]] = [[], [], [], [], []]
     /// Each change each store's observer heard, in order: `A [1] → [1, 2] by model.op`.
     var observed: [String] = []
     /// The journal's records: sequence, action name, cause, changed stores, effects.

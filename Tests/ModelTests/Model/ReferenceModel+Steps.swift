@@ -81,7 +81,10 @@ extension ReferenceModel {
     private mutating func commit(
         _ staged: [[Int]], name: String, cause: String, handled: Set<Int>, deferring deferred: [Queued]
     ) {
-        let changed = (0..<4).filter { staged[$0] != present[$0] }
+        var staged = staged
+        // NB: store E is computed from A and B inside the step, before its observers hear it.
+        staged[4] = staged[0] + staged[1]
+        let changed = (0..<5).filter { staged[$0] != present[$0] }
         let old = present
         present = staged
         world.states = staged
@@ -92,7 +95,7 @@ extension ReferenceModel {
             ModelStep(
                 id: steps.count + droppedSteps.count, sequence: sequence, name: name, cause: cause, changed: changed,
                 states: staged, handled: handled,
-                added: (0..<4).map { Array(staged[$0].dropFirst(old[$0].count)) }))
+                added: (0..<5).map { Array(staged[$0].dropFirst(old[$0].count)) }))
         queue.append(contentsOf: deferred)
         for store in changed {
             world.observed.append("\(ModelHandler.storeNames[store]) \(old[store]) → \(staged[store]) by \(name)")

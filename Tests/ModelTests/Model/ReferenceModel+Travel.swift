@@ -27,7 +27,7 @@ extension ReferenceModel {
             target == newest
             ? present : steps.first { $0.sequence == target }?.states ?? (target == oldest ? baseStates : present)
         var reactions: [Reaction] = []
-        for store in 0..<4 where world.states[store] != states[store] {
+        for store in 0..<5 where world.states[store] != states[store] {
             world.observed.append(
                 "\(ModelHandler.storeNames[store]) \(world.states[store]) → \(states[store]) by Fluxion.travel")
             if let reaction = takeObserverArm(store) { reactions.append(reaction) }

@@ -8,7 +8,7 @@ struct ReferenceModel {
     /// What is seen; `world.states` are the states the stores show (the past while travelling).
     var world = World()
     /// The states after the newest step: the present, whatever the stores show.
-    var present: [[Int]] = [[], [], [], []]
+    var present: [[Int]] = [[], [], [], [], []]
     /// The journal's steps in memory, oldest first.
     var steps: [ModelStep] = []
     /// The steps `resumeDiscardingLaterSteps()` dropped: still in the journal's file.
@@ -35,7 +35,7 @@ struct ReferenceModel {
     /// Starts still queued that a cancellation reached: they start cancelled, and never run their work.
     var cancelledBeforeStart: Set<Int> = []
     /// The states before the oldest step in memory.
-    var baseStates: [[Int]] = [[], [], [], []]
+    var baseStates: [[Int]] = [[], [], [], [], []]
 
     var isTravelling: Bool { position != nil }
 

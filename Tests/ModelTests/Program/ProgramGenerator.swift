@@ -72,7 +72,8 @@ struct ProgramGenerator {
                 return .batchSteppingBack(command(depth: 0))
             case 86..<92 where armed < 6:
                 armed += 1
-                return .armObserver(store: random.below(storeCount), reaction())
+                // NB: store E, computed from A and B, has an observer too.
+                return .armObserver(store: random.below(storeCount + 1), reaction())
             case 92..<95 where armed < 6:
                 armed += 1
                 return random.below(2) == 0

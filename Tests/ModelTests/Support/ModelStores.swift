@@ -47,9 +47,20 @@ final class StoreD: Store<OpaqueItems>, DefaultInitializable, @unchecked Sendabl
     }
 }
 
+/// Computed from stores A and B: their items, A's first. It has no handler: the dispatcher computes it
+/// inside every step that changes A or B.
+final class StoreE: Store<Items>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
+    /// Registers it on `dispatcher`, computed from A and B.
+    static func register(on dispatcher: Dispatcher) throws {
+        try dispatcher.register(StoreE.self, computedFrom: StoreA.self, StoreB.self) { a, b in
+            Items(items: a.items + b.items)
+        }
+    }
+}
+
 /// The one handler of every model store, told which store it runs for.
 enum ModelHandler {
-    static let storeNames = ["StoreA", "StoreB", "StoreC", "StoreD"]
+    static let storeNames = ["StoreA", "StoreB", "StoreC", "StoreD", "StoreE"]
 
     /// The order the stores' handlers run in for `command`: registration order, but for store 0
     /// waiting for store 2 first.
