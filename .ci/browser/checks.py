@@ -60,6 +60,12 @@ def check_viewer(session, page, empty, screenshot):
         check(len(rows) == len(steps), f"the list has one row per step ({len(steps)})", len(rows))
         check(browser.evaluate('document.getElementById("count").textContent') == f"{len(steps)} steps",
               "the count says so")
+        banner = browser.evaluate('document.getElementById("banner").textContent')
+        check(not banner.strip(), "every line is read: the banner names no problem", banner)
+        # Times to the microsecond: the effects are drawn on a time axis, not in step order.
+        check(all(re.search(r"\.\d{6}Z$", s.get("time", "")) for s in steps), "the file has times to the microsecond")
+        mode = browser.evaluate('document.getElementById("axis-mode").textContent')
+        check(mode == "axis: time", "so the axis is a time axis", mode)
 
         # Clicking step k shows its diff.
         k = max(i for i, s in enumerate(steps) if s["kind"] == "action" and s["action"]["name"] == "completeTodo")

@@ -76,7 +76,9 @@ extension TestDispatcher {
         _ expected: ((inout StateExpectation) throws -> Void)? = nil
     ) async throws {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let described = "\(name.rawValue)(\(payload))" + (error.map { " error: \($0)" } ?? "")
+        let described =
+            "\(name.rawValue)(\(plainDescription(of: payload)))"
+            + (error.map { " error: \(plainDescription(of: $0))" } ?? "")
         try await receive(
             name.rawValue, described: described,
             matching: { action in
@@ -112,7 +114,8 @@ extension TestDispatcher {
     ) async throws {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         try await receive(
-            name.rawValue, described: "\(name.rawValue)(…) error: \(error)", matching: { carries($0, error) },
+            name.rawValue, described: "\(name.rawValue)(…) error: \(plainDescription(of: error))",
+            matching: { carries($0, error) },
             timeout: timeout, at: site, expected)
     }
 

@@ -104,6 +104,20 @@ extension ActionName where Payload == [String]? {
         }
     }
 
+    /// An optional payload prints as the value it holds, as the test wrote it: not `Optional(["milk"])`.
+    @Test func aFailedReceiveOfAnOptionalPayloadPrintsItPlainly() async throws {
+        let test = try makeTest()
+        finishSearch(on: test, payload: ["tea"])
+
+        try await withKnownIssue {
+            try await test.receive(.searchFinished, payload: ["milk"])
+        } matching: { issue in
+            "\(issue)".contains(
+                #"expected to receive testingSearchFinished(["milk"]), but received testingSearchFinished(["tea"])"#)
+                && !"\(issue)".contains("Optional")
+        }
+    }
+
     @Test func aMismatchedActionIsNotReceivedAgain() async throws {
         let test = try makeTest()
         try test.dispatch(.addTwice, payload: 2) { $0.modify(CounterStore.self) { $0.count = 2 } }

@@ -42,6 +42,24 @@ import Testing
         #expect(try fresh.store(ShelfStore.self).state.books == ["Dune", "Emma", "Ulysses", "Walden"])
     }
 
+    @Test func theArticlesFailureReplaysWithItsError() throws {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(LoadingStore.self)
+        let journal = try Journal(recording: dispatcher)
+        // article-failures-begin
+        dispatcher.registerReplayableError(LoadError.self)  // enum LoadError: Error, Codable
+        try dispatcher.dispatch(.booksLoaded, result: .failure(LoadError.offline))
+        // article-failures-end
+        let fresh = Dispatcher()
+        try fresh.register(LoadingStore.self)
+        fresh.registerReplayableError(LoadError.self)
+
+        let report = try journal.replay(into: fresh)
+
+        #expect(report.replayed == 1 && report.allMatched, "\(report)")
+        #expect(try fresh.store(LoadingStore.self).state.retries == 1)
+    }
+
     private func record(_ dispatcher: Dispatcher, to sessionURL: URL) throws {
         // article-file-begin
         let journal = try Journal(recording: dispatcher, writingTo: sessionURL, redactingKeys: ["password"])
@@ -57,7 +75,7 @@ import Testing
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Sources/Fluxion/Fluxion.docc/RecordingReplayingAndTimeTravel.md"),
             encoding: .utf8)
-        for marker in ["record", "file", "replay", "travel"] {
+        for marker in ["record", "file", "replay", "travel", "failures"] {
             let snippet = try #require(
                 source.components(separatedBy: "// article-\(marker)-begin\n").last?
                     .components(separatedBy: "// article-\(marker)-end").first)

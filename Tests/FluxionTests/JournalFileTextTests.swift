@@ -108,12 +108,6 @@ final class EncodingsStore: Store<CountedEncodings>, DefaultInitializable, @unch
         #expect(JSONValue(encoding: Int?.some(3) as Any) == .text(Array("3".utf8)))
     }
 
-    @Test(arguments: [0, 1, 59.999, 951_782_400, 1_795_000_000.5, 4_102_444_799, -86_400])
-    func aTimeIsWrittenAsISO8601WritesIt(seconds: Double) {
-        let time = Date(timeIntervalSince1970: seconds)
-        #expect(JournalLine.iso8601(time) == Date.ISO8601FormatStyle().format(time))
-    }
-
     /// Each state a journal file records is encoded once: its text goes into the line as it is.
     @Test func eachRecordedStateIsEncodedOnce() throws {
         let url = temporaryJournalURL()
@@ -204,11 +198,22 @@ final class EncodingsStore: Store<CountedEncodings>, DefaultInitializable, @unch
 
 private struct Hidden {}
 
+/// The other of two private error types of one name; the first is in `JournalReplayErrorTests.swift`.
+private enum SameNamedError: Error, Codable {
+    case failed
+}
+
+/// Registers this file's `SameNamedError` with `dispatcher`.
+func registerTheOtherSameNamedError(with dispatcher: Dispatcher) {
+    dispatcher.registerReplayableError(SameNamedError.self)
+}
+
+/// The qualified name of this file's `SameNamedError`.
+let theOtherSameNamedErrorsName = qualifiedTypeName(SameNamedError.self)
+
 extension JSONDecoder {
-    /// A decoder of journal lines, dates as ISO 8601.
+    /// A decoder of journal lines, times as a journal writes them.
     static var journal: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
+        JournalLine.makeDecoder()
     }
 }

@@ -43,14 +43,40 @@ import Testing
         journal.stop()
     }
 
-    @Test func writesTimesToTheMillisecond() throws {
+    @Test func writesTimesToTheMicrosecond() throws {
         let dispatcher = try makeShelfDispatcher()
         let journal = try Journal(recording: dispatcher)
         try dispatcher.dispatch(.shelve, payload: "Dune")
 
         let lines = try embeddedLines(of: journal.viewer())
 
-        #expect(lines.contains(/"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/))
+        #expect(lines.contains(/"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z"/))
+    }
+
+    /// The page reads the lines of the version a journal writes, and says so of a newer one.
+    @Test func thePageKnowsTheVersionAJournalWrites() {
+        #expect(JournalViewerPage.template.contains("if (j.version > \(JournalLine.version)) {"))
+        #expect(JournalViewerPage.template.contains("this viewer knows version \(JournalLine.version)`"))
+    }
+
+    /// The page draws the axis in step order only when every time is a whole second (a file written before
+    /// version 3): a journal file's times now have their fractions, so its effects are drawn on the time axis.
+    @Test func aFileWithSubSecondTimesIsNotDrawnInStepOrder() throws {
+        let url = temporaryJournalURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let dispatcher = try makeShelfDispatcher()
+        let journal = try Journal(recording: dispatcher, writingTo: url)
+        for title in ["Dune", "Emma", "Ulysses"] { try dispatcher.dispatch(.shelve, payload: title) }
+        journal.flush()
+
+        let page = try Journal.viewer(contentsOf: url)
+
+        let times = try embeddedLines(of: page).matches(of: /"time":"([^"]*)"/).map { String($0.output.1) }
+        let read = times.compactMap(JournalLine.time(parsing:))
+        #expect(read.count == 4 && times.allSatisfy { $0.contains(".") })
+        #expect(read.contains { $0.timeIntervalSince1970 != $0.timeIntervalSince1970.rounded() }, "\(times)")
+        #expect(page.contains("j.coarse = times.length > 1 && times.every((t) => t % 1000 === 0);"))
+        #expect(page.contains(#"axisMode = J.coarse ? "steps" : "time";"#))
     }
 
     @Test func escapesAClosingScriptTagInAPayload() throws {

@@ -178,10 +178,10 @@ private func makeLoggedDispatcher(lines: Recorder<String>, secondStore: Bool = f
             lines.values == [
                 #"▶ logNickname("Ann")"#,
                 "  LoggedStateStore",
-                #"    nickname: nil → Optional("Ann")"#,
+                #"    nickname: nil → "Ann""#,
                 "▶ logNickname(nil)",
                 "  LoggedStateStore",
-                #"    nickname: Optional("Ann") → nil"#,
+                #"    nickname: "Ann" → nil"#,
             ])
     }
 

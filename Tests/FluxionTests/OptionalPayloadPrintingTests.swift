@@ -1,8 +1,31 @@
-import Fluxion
+import Foundation
 import Testing
+
+@testable import Fluxion
 
 extension ActionName where Payload == [String]? {
     fileprivate static var loaded: Self { "optionalLoaded" }
+}
+
+extension ActionName where Payload == Int? {
+    fileprivate static var score: Self { "optionalScore" }
+}
+
+private struct Scores: Codable, Equatable, Sendable {
+    var last: Int?
+    var all: [Int?] = []
+}
+
+/// Keeps the scores `.score` carries, `nil` ones too.
+private final class ScoresStore: Store<Scores>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: Scores()) }
+
+    override class var handlers: Handlers {
+        HandlerTable().on(.score) { scores, action in
+            scores.last = action.payload
+            scores.all.append(action.payload)
+        }
+    }
 }
 
 /// Keeps what `.loaded` carries, or nothing.
@@ -36,5 +59,29 @@ private final class LoadedStore: Store<[String]>, DefaultInitializable, @uncheck
         #expect(journal.records.map(\.action) == [#"optionalLoaded(["tea", "mug"])"#, "optionalLoaded(nil)"])
         #expect(lines.values.contains(#"▶ optionalLoaded(["tea", "mug"])"#), "\(lines.values)")
         #expect(lines.values.contains("▶ optionalLoaded(nil)"), "\(lines.values)")
+    }
+
+    /// The journal's records (as `todo history` prints them), its file and its viewer print optional values
+    /// plainly: `last: nil → 0`, not `last: nil → Optional(0)` (issue 34.5).
+    @Test func theJournalsHistoryFileAndViewerPrintOptionalValuesPlainly() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("optional-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let dispatcher = Dispatcher()
+        try dispatcher.register(ScoresStore.self)
+        let journal = try Journal(recording: dispatcher, writingTo: url)
+
+        try dispatcher.dispatch(.score, payload: 0)
+        try dispatcher.dispatch(.score, payload: nil)
+        journal.flush()
+
+        let history = [
+            "#1 optionalScore(0)\n  ScoresStore.last: nil → 0\n  ScoresStore.all[0]: + 0",
+            "#2 optionalScore(nil)\n  ScoresStore.last: 0 → nil\n  ScoresStore.all[1]: + nil",
+        ]
+        #expect(journal.records.map(\.description) == history)
+        #expect(try Journal.records(contentsOf: url).map(\.description) == history)
+        #expect(!journal.viewer().contains("Optional("))
+        #expect(try !Journal.viewer(contentsOf: url).contains("Optional("))
+        journal.stop()
     }
 }

@@ -69,7 +69,7 @@ private struct DiffedEmpties: Sendable {
                 #"pair[1]: "one" → "two""#,
                 "mode: FluxionTests.StateDiffTestMode.idle → FluxionTests.StateDiffTestMode.busy(3)",
                 #"tags[1]: + "b""#,
-                #"nickname: nil → Optional("ada")"#,
+                #"nickname: nil → "ada""#,
                 "secret: ‹redacted›",
                 "wrapped.value: 1 → 5",
             ])
@@ -98,7 +98,7 @@ private struct DiffedEmpties: Sendable {
         new.anything = "x"
         let lines = StateDiff.lines(from: old, to: new)
         #expect(lines.first == "count: 0 → 1")
-        #expect(lines.contains { $0.hasPrefix("weakObject: Optional(") && $0.hasSuffix(" → nil") })
+        #expect(lines.contains { $0.hasPrefix("weakObject: FluxionTests.") && $0.hasSuffix("DiffedObject → nil") })
         #expect(lines.contains { $0 == "unownedObject.id: 1 → 2" })
         #expect(lines.contains { $0 == #"anything: 1 → "x""# })
         withExtendedLifetime((object, other)) {}
@@ -122,6 +122,30 @@ private struct DiffedEmpties: Sendable {
         #expect(TypeShape.of(Int.self).isPlain && !TypeShape.of(DiffedLeaf.self).isPlain)
     }
 
+    /// A diff prints an optional as the value it holds, or `nil`, as users write values (issue 34.5).
+    @Test(arguments: [Set<String>(), ["pin"]])
+    func optionalsPrintAsTheirValuesAtAnyDepth(redactingKeys: Set<String>) {
+        let old = OptionalFields()
+        var new = old
+        new.count = 0
+        new.counts.append(3)
+        new.counts.append(nil)
+        new.notes.append(OptionalFields.Note(due: 3, secret: nil))
+
+        let lines = StateDiff.lines(from: old, to: new, redacting: redactingKeys)
+
+        #expect(
+            lines == [
+                "count: nil → 0",
+                "counts[0]: + 3",
+                "counts[1]: + nil",
+                "notes[0]: + FluxionTests.OptionalFields.Note(due: 3, secret: nil)",
+            ])
+        var changed = new
+        changed.count = 7
+        #expect(StateDiff.lines(from: new, to: changed) == ["count: 0 → 7"])
+    }
+
     @Test func aLazyVarUnderARedactedKeyIsNotPrinted() {
         var old = LazySecret()
         var new = LazySecret()
@@ -137,4 +161,15 @@ private struct DiffedEmpties: Sendable {
 
 private struct LazySecret: Sendable {
     lazy var pin = 1234
+}
+
+struct OptionalFields: Sendable {
+    struct Note: Sendable {
+        var due: Int?
+        var secret: String?
+    }
+
+    var count: Int?
+    var counts: [Int?] = []
+    var notes: [Note] = []
 }

@@ -68,10 +68,11 @@ public struct AnyAction: Sendable, CustomStringConvertible {
         cast(payload, to: type)
     }
 
-    /// The name, the payload and the error, for logs.
+    /// The name, the payload and the error, for logs, with an optional payload printed as its value:
+    /// `loaded(["tea"])`, not `loaded(Optional(["tea"]))`, and `loaded(nil)`.
     public var description: String {
-        var text = "\(name)(\(printable(payload)))"
-        if let error { text += " error: \(error)" }
+        var text = "\(name)(\(plainDescription(of: payload)))"
+        if let error { text += " error: \(plainDescription(of: error))" }
         return text
     }
 }
@@ -108,19 +109,4 @@ private protocol OptionalPayload {
 
 extension Optional: OptionalPayload {
     fileprivate var isNone: Bool { self == nil }
-}
-
-/// `payload` without the `Optional` around it, for logs and histories: `[1, 2]` rather than
-/// `Optional([1, 2])`, and `nil` for none.
-func printable(_ payload: Any) -> Any {
-    let mirror = Mirror(reflecting: payload)
-    guard mirror.displayStyle == .optional else { return payload }
-    guard let wrapped = mirror.children.first?.value else { return NoPayload() }
-    return printable(wrapped)
-}
-
-/// How an absent `Optional` payload prints.
-private struct NoPayload: CustomStringConvertible, CustomDebugStringConvertible {
-    var description: String { "nil" }
-    var debugDescription: String { "nil" }
 }

@@ -48,6 +48,8 @@ public final class Dispatcher: Sendable {
     let relay = ChangeRelay()
     /// The archivers of the persistent stores, and the persistence error hook.
     let persistenceCenter = PersistenceCenter()
+    /// The error types a journal records as values and a replay decodes; see ``registerReplayableError(_:)``.
+    let replayableErrors = ReplayableErrors()
 
     /// Creates an independent dispatcher with no stores.
     public init() {

@@ -62,10 +62,10 @@ public struct LoggingMiddleware: Middleware {
     static func summary(of action: AnyAction) -> String {
         var text = action.name
         if !(action.payload is Void) {
-            let payload = String(reflecting: printable(action.payload))
+            let payload = plainDescription(of: action.payload, qualified: true)
             text += "(\(payload.count > 80 ? payload.prefix(79) + "…" : payload))"
         }
-        if let error = action.error { text += " error: \(error)" }
+        if let error = action.error { text += " error: \(plainDescription(of: error))" }
         return text
     }
 }

@@ -6,6 +6,9 @@ package enum StateDiff {
     /// One line per leaf that differs, as `path: old → new`; for example
     /// `items[1].isDone: false → true`, or `items[2]: + Todo(…)` for an added element.
     ///
+    /// Values print as ``plainDescription(of:qualified:)`` prints them, qualified: an optional as its
+    /// value or `nil` (`nickname: nil → "Ada"`), at any depth.
+    ///
     /// With `keys`, no value under one of them is printed, by its structure: a
     /// field or a dictionary entry named by a key that changed prints as
     /// `path: ‹redacted›`, and a whole value that is added, removed or replaced
@@ -16,8 +19,8 @@ package enum StateDiff {
         return lines
     }
 
-    /// `value` as `String(reflecting:)` prints it (`String(describing:)` unless `qualified`), or, when a
-    /// field or dictionary entry under one of `keys` is in it, printed from its structure with those as `‹redacted›`.
+    /// `value` as ``plainDescription(of:qualified:)`` prints it, or, when a field or dictionary entry under
+    /// one of `keys` is in it, printed from its structure with those as `‹redacted›`.
     package static func describe(_ value: Any, redacting keys: Set<String>, qualified: Bool = true) -> String {
         describe(value, keys: keys, isEntry: false, qualified: qualified)
     }
@@ -28,7 +31,7 @@ package enum StateDiff {
             let text = printer.print(value, isEntry: isEntry, qualified: qualified)
             if printer.didRedact { return text }
         }
-        return qualified ? String(reflecting: value) : String(describing: value)
+        return plainDescription(of: value, qualified: qualified)
     }
 
     private static func compare(_ old: Any, _ new: Any, at path: String, keys: Set<String>, into lines: inout [String])
@@ -72,7 +75,9 @@ package enum StateDiff {
             oldMirror.displayStyle == newMirror.displayStyle
             && (isCollection || (!oldChildren.isEmpty && oldChildren.map(\.label) == newChildren.map(\.label)))
         guard sameShape else {
-            let (oldText, newText) = (String(reflecting: old), String(reflecting: new))
+            let (oldText, newText) = (
+                plainDescription(of: old, qualified: true), plainDescription(of: new, qualified: true)
+            )
             guard oldText != newText else { return }
             guard !keys.isEmpty else { return lines.append("\(name(path)): \(oldText) → \(newText)") }
             let (old, new) = (describe(old, keys: keys, isEntry: false), describe(new, keys: keys, isEntry: false))
@@ -138,8 +143,9 @@ package enum StateDiff {
     }
 }
 
-/// Prints a value from its structure, as `String(reflecting:)` would, with the values under redacted keys
-/// as `‹redacted›`; `didRedact` says whether it hid one.
+/// Prints a value from its structure, as `String(reflecting:)` would (an optional as its value or `nil`, as
+/// `plainDescription(of:qualified:)` does), with the values under redacted keys as `‹redacted›`; `didRedact`
+/// says whether it hid one.
 private struct RedactingPrinter {
     /// How deep a value is printed: deeper (or a cycle of references), it prints as `…`, counted as redacted.
     static let maximumDepth = 32
@@ -166,7 +172,7 @@ private struct RedactingPrinter {
         case _ where children.isEmpty:
             return qualified ? String(reflecting: value) : String(describing: value)
         case .optional?:
-            return "Optional(\(print(children[0].value, depth: depth + 1)))"
+            return print(children[0].value, qualified: qualified, depth: depth + 1)
         case .collection?:
             return "[\(children.map { print($0.value, depth: depth + 1) }.joined(separator: ", "))]"
         case .set?:

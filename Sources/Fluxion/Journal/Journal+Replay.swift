@@ -11,8 +11,10 @@ extension Journal {
     /// ```
     ///
     /// Each store starts from its state recorded before its first change.
-    /// Each replayable step is dispatched again, in order; a step that is not
-    /// (its payload was not `Codable`, was redacted, or it carried an error)
+    /// Each replayable step is dispatched again, in order, with its payload
+    /// and its error decoded as their recorded types; a step that is not (its
+    /// payload was not `Codable` or was redacted, or it carried an error whose
+    /// type is not registered with ``Dispatcher/registerReplayableError(_:)``)
     /// has its recorded states set instead, as time travel does. After each
     /// step, every store the journal names is compared with its recorded state
     /// (as JSON); the report names the first that differs, and replay goes on.
@@ -38,7 +40,8 @@ extension Journal {
     /// - Throws: ``JournalError``, naming the line: the file cannot be read or
     ///   is not a journal (always thrown), a line is corrupt or cut short, an
     ///   action no store handles, a store not registered, a payload or state
-    ///   that no longer decodes, a step that cannot be dispatched again and
+    ///   that no longer decodes, an error whose type `dispatcher` does not
+    ///   register for replay, a step that cannot be dispatched again and
     ///   lacks the recorded state of a store whose state is `Codable`.
     public static func replay(contentsOf url: URL, into dispatcher: Dispatcher, skippingErrors: Bool = false) throws
         -> ReplayReport
@@ -55,7 +58,8 @@ extension Journal {
         let lines =
             [JournalLine.header(at: Date(), redacting: [])]
             + entries.flatMap { entry in
-                [JournalLine(entry, redacting: [], seen: &seen)] + JournalLine.effectLines(of: entry)
+                [JournalLine(entry, redacting: [], errorTypes: self.dispatcher.replayableErrors, seen: &seen)]
+                    + JournalLine.effectLines(of: entry)
             }
         var replayer = JournalReplayer(dispatcher: dispatcher, skippingErrors: skippingErrors)
         let numbered = lines.enumerated().map { ($0.offset + 1, Result<JournalLine, any Error>.success($0.element)) }

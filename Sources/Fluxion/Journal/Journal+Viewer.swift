@@ -18,8 +18,10 @@ extension Journal {
     /// A journal that writes a file shows the file, once every step is
     /// written: every step it recorded, with the values of its
     /// `redactingKeys` hidden, as ``viewer(contentsOf:)`` does. A journal
-    /// without a file shows the steps in memory, with their times to the
-    /// millisecond.
+    /// without a file shows the steps in memory. Either way the times are
+    /// to the microsecond, and the page draws the effects on a time axis; a
+    /// file written by an earlier Fluxion, which kept whole seconds, is drawn
+    /// in step order instead.
     ///
     /// - Returns: The HTML text of the page.
     public func viewer() -> String {
@@ -101,14 +103,14 @@ extension Journal {
         }
     }
 
-    /// The steps in memory as a journal file's lines, times to the millisecond, each effect's start and end
+    /// The steps in memory as a journal file's lines, times to the microsecond, each effect's start and end
     /// placed among the steps by time.
     func linesInMemory() -> String {
         let entries = contents.withLock { $0.entries.all }
         let encoder = JSONValue.encoder
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date))
+            try container.encode(JournalLine.iso8601(date))
         }
         var text = ""
         func append(_ line: JournalLine) {
@@ -123,7 +125,7 @@ extension Journal {
             while let first = pending.first, (first.time ?? .distantPast) < entry.time {
                 append(pending.removeFirst())
             }
-            append(JournalLine(entry, redacting: [], seen: &seen))
+            append(JournalLine(entry, redacting: [], errorTypes: dispatcher.replayableErrors, seen: &seen))
             pending += JournalLine.effectLines(of: entry)
         }
         pending.sort { ($0.time ?? .distantPast) < ($1.time ?? .distantPast) }

@@ -145,7 +145,9 @@ public final class Journal: Sendable {
         // loses a race to attach is refused by `attach`, and its file closed as it is let go.
         try dispatcher.refuseSecondJournal()
         writer = try file.map { [errors, contents] in
-            try JournalWriter(url: $0, redacting: redactingKeys, calls: calls, errors: errors, lock: contents.lock)
+            try JournalWriter(
+                url: $0, redacting: redactingKeys, errorTypes: dispatcher.replayableErrors, calls: calls,
+                errors: errors, lock: contents.lock)
         }
         let id = try dispatcher.attach(
             JournalRecorder(contents: contents, showsPast: showsPast, tracker: tracker, writer: writer))
@@ -201,7 +203,7 @@ public final class Journal: Sendable {
 
     /// The steps in memory, oldest first, each with the diff of every store it changed.
     public var records: [JournalRecord] {
-        contents.withLock { $0.entries.all }.map(JournalRecord.init)
+        contents.withLock { $0.entries.all }.map { JournalRecord($0, errorTypes: dispatcher.replayableErrors) }
     }
 
     /// Ends the journal's own travel: actions from here on are recorded, or refused in the past.

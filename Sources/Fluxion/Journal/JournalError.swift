@@ -13,10 +13,13 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownAction(line: Int, name: String)
     /// A recorded store type the dispatcher replayed into does not register.
     case unknownStore(line: Int, name: String)
-    /// A recorded payload or state no longer decodes as the type the handler table (or the store) names.
+    /// A recorded payload, error or state no longer decodes as the type the handler table, the store, or
+    /// ``Dispatcher/registerReplayableError(_:)`` names; or an error's recorded type is not registered with
+    /// the dispatcher replayed into.
     case undecodableValue(line: Int, name: String, reason: String)
     /// A recorded step cannot be dispatched again — its payload was not recorded as JSON (not `Codable`,
-    /// or redacted), it carried an error, or it made an inline mutation — and the line lacks the state it
+    /// or redacted), it carried an error not recorded as JSON (see ``Dispatcher/registerReplayableError(_:)``),
+    /// or it made an inline mutation — and the line lacks the state it
     /// left a store whose state is `Codable`, to set instead: the file was edited or damaged. (A state that
     /// is not `Codable` is never recorded as JSON: replay lists its store in ``ReplayReport/incomparableStores``.)
     case notReplayable(line: Int, name: String)

@@ -14,24 +14,30 @@ extension JournalLine {
         var reason: String
     }
 
-    /// The line of a recorded step; `seen` holds the stores whose state before is written already.
-    init(_ entry: JournalEntries.Entry, redacting keys: Set<String>, seen: inout Set<String>) {
+    /// The line of a recorded step; `seen` holds the stores whose state before is written already, and
+    /// `errorTypes` the error types recorded as values.
+    init(
+        _ entry: JournalEntries.Entry, redacting keys: Set<String>, errorTypes: ReplayableErrors,
+        seen: inout Set<String>
+    ) {
         var unredactable: [Unredactable] = []
-        self.init(entry, redacting: keys, seen: &seen, unredactable: &unredactable)
+        self.init(entry, redacting: keys, errorTypes: errorTypes, seen: &seen, unredactable: &unredactable)
     }
 
     /// The line of a recorded step; `unredactable` gets the values it left out, as they could not be redacted.
     init(
-        _ entry: JournalEntries.Entry, redacting keys: Set<String>, seen: inout Set<String>,
-        unredactable: inout [Unredactable]
+        _ entry: JournalEntries.Entry, redacting keys: Set<String>, errorTypes: ReplayableErrors,
+        seen: inout Set<String>, unredactable: inout [Unredactable]
     ) {
         self.init(kind: .action, sequence: entry.sequence, time: entry.time)
         if entry.action.name == AnyAction.batchName, let actions = entry.action.payload as? [AnyAction] {
             action = Action(
                 name: entry.action.name, description: "\(AnyAction.batchName) of \(actions.count) action(s)")
-            self.actions = actions.map { Action($0, redacting: keys, unredactable: &unredactable) }
+            self.actions = actions.map {
+                Action($0, redacting: keys, errorTypes: errorTypes, unredactable: &unredactable)
+            }
         } else {
-            action = Action(entry.action, redacting: keys, unredactable: &unredactable)
+            action = Action(entry.action, redacting: keys, errorTypes: errorTypes, unredactable: &unredactable)
         }
         cause = CauseRef(entry.cause)
         var statesWritten = true
@@ -62,18 +68,32 @@ extension JournalLine {
 }
 
 extension JournalLine.Action {
-    /// Records `action`, the values under `keys` hidden.
-    init(_ action: AnyAction, redacting keys: Set<String>) {
+    /// Records `action`, the values under `keys` hidden; see ``init(_:redacting:errorTypes:unredactable:)``.
+    init(_ action: AnyAction, redacting keys: Set<String>, errorTypes: ReplayableErrors) {
         var unredactable: [JournalLine.Unredactable] = []
-        self.init(action, redacting: keys, unredactable: &unredactable)
+        self.init(action, redacting: keys, errorTypes: errorTypes, unredactable: &unredactable)
     }
 
-    /// Records `action`: its payload as JSON if it can be (`null` for a payload-less action), the values under
-    /// `keys` hidden; `unredactable` gets its payload if that cannot be redacted.
-    init(_ action: AnyAction, redacting keys: Set<String>, unredactable: inout [JournalLine.Unredactable]) {
+    /// Records `action`: its payload as JSON if it can be (`null` for a payload-less action), its error as JSON
+    /// with its type's name if `errorTypes` registers the type, the values under `keys` hidden; `unredactable`
+    /// gets its payload if that cannot be redacted.
+    init(
+        _ action: AnyAction, redacting keys: Set<String>, errorTypes: ReplayableErrors,
+        unredactable: inout [JournalLine.Unredactable]
+    ) {
         name = action.name
         description = Self.describe(action)
-        error = action.error.map { "\($0)" }
+        error = action.error.map { plainDescription(of: $0) }
+        if let error = action.error, let recorded = errorTypes.record(error) {
+            errorType = recorded.type
+            errorValue = recorded.value
+            if !keys.isEmpty {
+                let parsed = recorded.value.parsed
+                errorValue = parsed.redacting(keys)
+                if errorValue != parsed { redacted = true }
+            }
+        }
+        var isPayloadRedacted = false
         if let mutation = action.payload as? StoreMutation {
             store = mutation.storeName
         } else if action.payload is Void {
@@ -83,19 +103,19 @@ extension JournalLine.Action {
             if !keys.isEmpty {
                 let parsed = json.parsed
                 payload = parsed.redacting(keys)
-                if payload != parsed { redacted = true }
+                isPayloadRedacted = payload != parsed
+                if isPayloadRedacted { redacted = true }
             }
         }
         guard !keys.isEmpty else { return }
         error = action.error.map { StateDiff.describe($0, redacting: keys, qualified: false) }
         let text: String
-        if redacted == true {
+        if isPayloadRedacted {
             text = StateDiff.redactedText
         } else if action.payload is StoreMutation || action.payload is Void || payload != nil {
             // NB: JSON with nothing to hide can still print a hidden field (one it does not encode).
-            let shown = printable(action.payload)
-            let printed = StateDiff.describe(shown, redacting: keys, qualified: false)
-            text = printed == String(describing: shown) ? printed : StateDiff.redactedText
+            let printed = StateDiff.describe(action.payload, redacting: keys, qualified: false)
+            text = printed == plainDescription(of: action.payload) ? printed : StateDiff.redactedText
         } else {
             text = JournalLine.placeholder(for: action.payload)
             unredactable.append(

@@ -1,17 +1,7 @@
 import Foundation
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
-// A line's JSON text, written by hand, as `JSONEncoder` would write the `Codable` line with sorted keys
-// and ISO 8601 dates: the writer writes every step, and `Codable` costs many times more per line.
+// A line's JSON text, written by hand, as `JSONEncoder` would write the `Codable` line with sorted keys and
+// times as `iso8601(_:)` writes them: the writer writes every step, and `Codable` costs many times more per line.
 extension JournalLine {
     /// This line as one line of JSON text, with its newline.
     func encoded() -> [UInt8] {
@@ -45,35 +35,6 @@ extension JournalLine {
         object.end(&text)
         text.append(0x0A)
     }
-
-    /// `time` as `JSONEncoder`'s `.iso8601` strategy writes it: to the second, in UTC.
-    static func iso8601(_ time: Date) -> String {
-        var seconds = time_t(floor(time.timeIntervalSince1970))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let year = Int(parts.tm_year) + 1900
-        guard (0...9999).contains(year) else {
-            func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-            return "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-                + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
-        }
-        // NB: digits put in place, as every line has a time: interpolating them costs many times more.
-        var text = Array("0000-00-00T00:00:00Z".utf8)
-        func put(_ value: Int, endingAt end: Int) {
-            var (value, index) = (value, end)
-            while value > 0 {
-                text[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                (value, index) = (value / 10, index - 1)
-            }
-        }
-        put(year, endingAt: 3)
-        put(Int(parts.tm_mon) + 1, endingAt: 6)
-        put(Int(parts.tm_mday), endingAt: 9)
-        put(Int(parts.tm_hour), endingAt: 12)
-        put(Int(parts.tm_min), endingAt: 15)
-        put(Int(parts.tm_sec), endingAt: 18)
-        return String(decoding: text, as: UTF8.self)
-    }
 }
 
 extension JournalLine.Action {
@@ -81,6 +42,8 @@ extension JournalLine.Action {
         var object = JSONObjectWriter(&text)
         object.member("description", description, to: &text)
         object.member("error", error, to: &text)
+        object.member("errorType", errorType, to: &text)
+        object.member("errorValue", errorValue, to: &text) { $0.write(to: &$1) }
         object.member("name", name, to: &text)
         object.member("payload", payload, to: &text) { $0.write(to: &$1) }
         object.member("redacted", redacted, to: &text)

@@ -19,10 +19,15 @@ struct JournalLine: Codable, Sendable {
         var name: String
         var payload: JSONValue?
         var description: String
+        /// The error's description.
         var error: String?
+        /// The error's type, qualified, when it is registered for replay (version 3); `errorValue` holds it.
+        var errorType: String?
+        /// The error as JSON, when its type is registered for replay (version 3).
+        var errorValue: JSONValue?
         /// Where a batch's inline mutation went; it is not replayable.
         var store: String?
-        /// Whether redaction hid part of the payload (and of the description); it is not replayable.
+        /// Whether redaction hid part of the payload or the error (and of the description); it is not replayable.
         var redacted: Bool?
 
         init(name: String, payload: JSONValue? = nil, description: String) {
@@ -38,6 +43,8 @@ struct JournalLine: Codable, Sendable {
             payload = container.contains(.payload) ? try container.decode(JSONValue.self, forKey: .payload) : nil
             description = try container.decode(String.self, forKey: .description)
             error = try container.decodeIfPresent(String.self, forKey: .error)
+            errorType = try container.decodeIfPresent(String.self, forKey: .errorType)
+            errorValue = try container.decodeIfPresent(JSONValue.self, forKey: .errorValue)
             store = try container.decodeIfPresent(String.self, forKey: .store)
             redacted = try container.decodeIfPresent(Bool.self, forKey: .redacted)
         }
@@ -59,8 +66,10 @@ struct JournalLine: Codable, Sendable {
     }
 
     static let format = "fluxion-journal"
-    /// 2 adds steps' causes and effect lines; a version 1 file reads as steps from outside.
-    static let version = 2
+    /// 2 adds steps' causes and effect lines; a version 1 file reads as steps from outside. 3 writes times to
+    /// the microsecond (a file of an earlier version keeps whole seconds) and the errors of registered types
+    /// as JSON, with their types' names.
+    static let version = 3
 
     var kind: Kind
     var format: String?
@@ -92,17 +101,17 @@ struct JournalLine: Codable, Sendable {
 }
 
 extension JournalLine.Action {
-    /// Whether replay can dispatch it again: a payload recorded as JSON, no error, not an inline mutation.
+    /// Whether replay can dispatch it again: a payload recorded as JSON, no error or one recorded as JSON with
+    /// its type, not an inline mutation, nothing redacted.
     var isReplayable: Bool {
-        payload != nil && error == nil && store == nil && redacted != true
+        payload != nil && (error == nil || (errorType != nil && errorValue != nil)) && store == nil && redacted != true
     }
 }
 
 extension JournalLine {
     /// The lines of a journal file's text, numbered from 1; blank lines are left out.
     static func decode(_ text: String) -> [(number: Int, line: Result<JournalLine, any Error>)] {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        let decoder = makeDecoder()
         var lines: [(Int, Result<JournalLine, any Error>)] = []
         for (index, text) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         where !text.isEmpty {

@@ -63,7 +63,7 @@ extension JournalRecord.Effect.Outcome {
     init(_ outcome: EffectOutcome) {
         switch outcome {
         case .finished: self = .finished
-        case .failed(let error): self = .failed("\(error)")
+        case .failed(let error): self = .failed(plainDescription(of: error))
         case .cancelled: self = .cancelled
         }
     }

@@ -21,14 +21,26 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
     /// The action's name: ``AnyAction/batchName`` for a batch, ``AnyAction/travelName`` where a
     /// recording resumed after time travel.
     public let name: String
-    /// The action as it prints, with its payload.
+    /// The action as it prints, with its payload: `completeTodo(2)`; an optional payload as its value,
+    /// `loaded(["tea"])` or `loaded(nil)`; a batch as `Fluxion.batch of 2 action(s)`.
+    ///
+    /// It is text, not a typed value, by design: a record read from a file holds
+    /// the action as the file printed it when it was recorded, and whoever reads
+    /// the file — `todo history`, a tool, another build of the app — need not
+    /// know the payload's type, nor have it. To pick the steps of an action,
+    /// compare ``name`` with an ``ActionName``'s `rawValue`
+    /// (`record.name == ActionName.completeTodo.rawValue`); the payload as a
+    /// value is in the file as JSON, which a replay decodes as the type the
+    /// handler tables name.
     public let action: String
-    /// The action's error, described, if it carried one.
+    /// The action's error, described (an optional in it printed as its value), if it carried one.
     public let error: String?
-    /// When the action was recorded.
+    /// When the action was recorded: as the clock read it in memory; to the microsecond from a file (to the
+    /// second from a file written before version 3).
     public let time: Date
-    /// Whether replay can dispatch it again: its payloads were recorded as JSON, it carried no error,
-    /// and it holds no inline mutation.
+    /// Whether replay can dispatch it again: its payloads were recorded as JSON, it carried no error or
+    /// one of a type registered with ``Dispatcher/registerReplayableError(_:)`` (recorded as JSON), and it
+    /// holds no inline mutation. A record in memory says so of the types the dispatcher registers now.
     public let isReplayable: Bool
     /// The stores it changed, in registration order.
     public let changes: [Change]
@@ -48,17 +60,19 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
         return (["#\(sequence) \(action)\(error)\(cause)"] + lines + effects).joined(separator: "\n")
     }
 
-    /// A step in memory: its diffs are worked out now.
-    init(_ entry: JournalEntries.Entry) {
+    /// A step in memory: its diffs are worked out now; `errorTypes` are the error types recorded as values.
+    init(_ entry: JournalEntries.Entry, errorTypes: ReplayableErrors) {
         let recorded = (entry.action.payload as? [AnyAction]).flatMap {
             entry.action.name == AnyAction.batchName ? $0 : nil
         }
         sequence = entry.sequence
         name = entry.action.name
         action = "\(entry.action)"
-        error = entry.action.error.map { "\($0)" }
+        error = entry.action.error.map { plainDescription(of: $0) }
         time = entry.time
-        isReplayable = (recorded ?? [entry.action]).allSatisfy { JournalLine.Action($0, redacting: []).isReplayable }
+        isReplayable = (recorded ?? [entry.action]).allSatisfy {
+            JournalLine.Action($0, redacting: [], errorTypes: errorTypes).isReplayable
+        }
         changes = entry.changes.map { change in
             Change(store: change.storeName, diff: StateDiff.lines(from: change.oldState, to: change.newState))
         }

@@ -120,7 +120,9 @@ struct JournalReplayer {
         let actions = line.replayedActions
         let replays = line.replayable == true && !actions.isEmpty && actions.allSatisfy(\.isReplayable)
         let decoded = try actions.filter { _ in replays }.map { action in
-            AnyAction(name: action.name, payload: try payload(of: action, number: number))
+            AnyAction(
+                name: action.name, payload: try payload(of: action, number: number),
+                error: try error(of: action, number: number))
         }
         let seeds = try zip(changes, lineStores).compactMap { change, store -> (any StateReplacing, any Sendable)? in
             guard let before = change.before else { return nil }
@@ -231,6 +233,14 @@ struct JournalReplayer {
         case .typed(let decoder):
             return try Self.decode(name: action.name, number: number) { try decoder.decodePayload(json) }
         }
+    }
+
+    /// The error of a recorded action, decoded as its recorded type, which the dispatcher must register;
+    /// `nil` for an action without one.
+    private func error(of action: JournalLine.Action, number: Int) throws -> (any Error)? {
+        guard let type = action.errorType, let value = action.errorValue else { return nil }
+        let errors = dispatcher.replayableErrors
+        return try Self.decode(name: action.name, number: number) { try errors.decode(value, as: type) } as? any Error
     }
 
     private static func decode(name: String, number: Int, _ decode: () throws -> any Sendable) throws -> any Sendable {

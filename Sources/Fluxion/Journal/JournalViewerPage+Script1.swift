@@ -26,9 +26,12 @@ extension JournalViewerPage {
             t0: 0, t1: 0, problems: [], version: 0, header: null, caused: new Map() };
         }
 
+        // Milliseconds since 1970, to the microsecond a journal writes: Date.parse keeps whole milliseconds.
         function toTime(s) {
-          const t = typeof s === "string" ? Date.parse(s) : NaN;
-          return Number.isFinite(t) ? t : NaN;
+          if (typeof s !== "string") return NaN;
+          const fraction = /\.(\d+)/.exec(s);
+          const t = Date.parse(fraction ? s.replace(fraction[0], "") : s);
+          return Number.isFinite(t) ? t + (fraction ? Number(`0.${fraction[1]}`) * 1000 : 0) : NaN;
         }
 
         // Parses a journal's text (JSON Lines) into rows, in chunks so that a large file keeps the page alive.
@@ -75,7 +78,9 @@ extension JournalViewerPage {
           if (j.header && j.header.format !== "fluxion-journal") {
             j.problems.unshift("the header is not a Fluxion journal's");
           }
-          if (j.version > 2) j.problems.unshift(`the journal has version ${j.version}; this viewer knows version 2`);
+          if (j.version > \#(JournalLine.version)) {
+            j.problems.unshift(`the journal has version ${j.version}; this viewer knows version \#(JournalLine.version)`);
+          }
           finish(j);
           return j;
         }
@@ -190,6 +195,7 @@ extension JournalViewerPage {
           j.t1 = t1;
           const times = j.rows.map((r) => r.t).concat(j.effects.flatMap((f) => [f.start, f.end]))
             .filter(Number.isFinite);
+          // Whole seconds (a file written before version 3): the axis opens in step order.
           j.coarse = times.length > 1 && times.every((t) => t % 1000 === 0);
           for (const f of j.effects) if (!Number.isFinite(f.s1)) f.s1 = j.rows.length - 0.5;
           // Effects on lanes: each takes the first lane free at its start, on either axis.
@@ -240,7 +246,7 @@ extension JournalViewerPage {
           const m = Math.floor(a / 60000);
           return `${ms < 0 ? "-" : ""}${m} min ${Math.round((a % 60000) / 1000)} s`;
         }
-        // A time between two recorded times: a journal file that keeps whole seconds cannot tell less.
+        // A time between two recorded times: a file of whole seconds (before version 3) cannot tell less.
         function between(ms) {
           if (!J.coarse || !Number.isFinite(ms)) return span(ms);
           return Math.abs(ms) < 1000 ? "< 1 s" : `≈ ${span(ms)}`;

@@ -170,7 +170,7 @@ extension JournalViewerPage {
 
         // ---- The axis: every step as a tick, every effect as a bar, on a time axis or in step order -----------------
         // On the time axis a bar spans an effect's start and end; in step order, the steps recorded meanwhile
-        // (a journal file that keeps whole seconds shows more there).
+        // (a file of whole seconds, written before times were to the microsecond, shows more there).
         let axisMode = "time";
         let win = null; // the part of the axis in sight: ms on the time axis, row positions in step order
         const AXIS_TOP = 18, STRIP = 16;
@@ -187,7 +187,8 @@ extension JournalViewerPage {
             win = [-0.5, Math.max(J.rows.length, 1) - 0.5];
             return;
           }
-          const spanMs = Math.max(J.t1 - J.t0, 1000);
+          // Times to the microsecond: a session of a few milliseconds fills the axis.
+          const spanMs = Math.max(J.t1 - J.t0, J.coarse ? 1000 : 1);
           const padMs = spanMs * 0.03;
           win = [J.t0 - padMs, J.t0 + spanMs + padMs];
         }

@@ -76,9 +76,9 @@ extension JournalWriter {
         guard count > 0 else { return false }
         let head = bytes[0..<count]
         let firstLine = head.firstIndex(of: UInt8(ascii: "\n")).map { head[..<$0] } ?? head
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        guard let line = try? decoder.decode(JournalLine.self, from: Data(firstLine)) else { return false }
+        guard let line = try? JournalLine.makeDecoder().decode(JournalLine.self, from: Data(firstLine)) else {
+            return false
+        }
         return line.kind == .header && line.format == JournalLine.format
     }
 }

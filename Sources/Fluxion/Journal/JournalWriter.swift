@@ -34,6 +34,8 @@ final class JournalWriter: Sendable {
 
     let url: URL
     private let redacted: Set<String>
+    /// The dispatcher's error types whose errors are recorded as values.
+    private let errorTypes: ReplayableErrors
     private let calls: FileSystemCalls
     private let errors: JournalErrorReporter
     private let queue = DispatchQueue(label: "Fluxion.Journal.writer")
@@ -47,14 +49,18 @@ final class JournalWriter: Sendable {
     ///
     /// - Throws: ``JournalError/notReplaceable(path:reason:)`` for a path that holds anything but an earlier
     ///   journal; ``JournalError/unreadableFile(path:reason:)`` when the file cannot be created or written.
-    /// - Parameter lock: The journal's lock, which guards the backlog: the dispatching thread hands a step
-    ///   over while it holds it, without a second lock.
+    /// - Parameters:
+    ///   - errorTypes: The dispatcher's error types whose errors are recorded as values.
+    ///   - lock: The journal's lock, which guards the backlog: the dispatching thread hands a step over while
+    ///     it holds it, without a second lock.
     init(
-        url: URL, redacting redacted: Set<String>, calls: FileSystemCalls, errors: JournalErrorReporter, lock: Lock
+        url: URL, redacting redacted: Set<String>, errorTypes: ReplayableErrors, calls: FileSystemCalls,
+        errors: JournalErrorReporter, lock: Lock
     ) throws {
         self.url = url
         backlog = Backlog(lock: lock)
         self.redacted = redacted
+        self.errorTypes = errorTypes
         self.calls = calls
         self.errors = errors
         let (descriptor, isNew) = try Self.openFile(at: url)
@@ -184,7 +190,8 @@ final class JournalWriter: Sendable {
             return (output.seen, output.warned)
         }
         var unredactable: [JournalLine.Unredactable] = []
-        let line = JournalLine(entry, redacting: redacted, seen: &seen, unredactable: &unredactable)
+        let line = JournalLine(
+            entry, redacting: redacted, errorTypes: errorTypes, seen: &seen, unredactable: &unredactable)
         var warnings: [JournalError] = []
         for value in unredactable where warned.insert(value.action).inserted {
             let reasons = unredactable.filter { $0.action == value.action }.map(\.reason)

@@ -29,7 +29,7 @@ extension ProgramContext {
         switch reaction {
         case nil: break
         case .dispatch(let command):
-            do { try dispatcher.dispatch(.op, payload: command) } catch {
+            do { try dispatcher.dispatch(.op, payload: command, error: command.error) } catch {
                 report("queued \(ActionName<Command>.op.rawValue) \(Self.describe(error))")
             }
         case .startTask(let plan): startTask(plan, on: dispatcher)

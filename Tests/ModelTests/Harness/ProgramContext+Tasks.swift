@@ -63,7 +63,7 @@ extension ProgramContext {
 
     private func dispatchLogging(_ command: Command, gate: Int, on dispatcher: Dispatcher) throws {
         do {
-            try dispatcher.dispatch(.op, payload: command)
+            try dispatcher.dispatch(.op, payload: command, error: command.error)
             log(gate, "returned")
         } catch {
             log(gate, Self.describe(error))

@@ -27,6 +27,7 @@ extension RealRun {
                 }
                 try fresh.register(StoreD.self)
                 try StoreE.register(on: fresh)
+                fresh.registerReplayableError(ModelFailure.self)
                 let report =
                     source == "memory"
                     ? try journal.replay(into: fresh) : try Journal.replay(contentsOf: fileURL, into: fresh)

@@ -24,6 +24,7 @@ final class RealRun {
         try dispatcher.register(StoreC.self)
         try dispatcher.register(StoreD.self)
         try StoreE.register(on: dispatcher)
+        dispatcher.registerReplayableError(ModelFailure.self)
         let (context, dispatcher) = (context, dispatcher)
         fileURL = FileManager.default.temporaryDirectory.appendingPathComponent("model-\(UUID().uuidString).jsonl")
         journal = try Journal(recording: dispatcher, writingTo: fileURL)
@@ -59,13 +60,13 @@ final class RealRun {
             do { try body() } catch { outcome = "threw \(ProgramContext.describe(error))" }
         }
         switch operation {
-        case .dispatch(let command): attempt { try dispatcher.dispatch(.op, payload: command) }
+        case .dispatch(let command): attempt { try dispatcher.dispatch(.op, payload: command, error: command.error) }
         case .dispatchBypassingSuspension(let command):
-            attempt { try dispatcher.dispatchBypassingSuspension(.op, payload: command) }
+            attempt { try dispatcher.dispatchBypassingSuspension(.op, payload: command, error: command.error) }
         case .batch(let commands, let store, let tag, let aborts):
             attempt {
                 try dispatcher.batch { batch in
-                    for command in commands { try batch.dispatch(.op, payload: command) }
+                    for command in commands { try batch.dispatch(.op, payload: command, error: command.error) }
                     if let store { try Self.mutate(batch, store, appending: tag) }
                     if aborts { throw Aborted() }
                 }
@@ -79,7 +80,7 @@ final class RealRun {
                     } catch {
                         context.report("batch stepBack refused")
                     }
-                    try batch.dispatch(.op, payload: command)
+                    try batch.dispatch(.op, payload: command, error: command.error)
                 }
             }
         case .startTask(let plan): context.startTask(plan, on: dispatcher)

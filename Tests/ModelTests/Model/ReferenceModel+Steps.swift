@@ -49,7 +49,8 @@ extension ReferenceModel {
         for store in order {
             if command.throwsIn == store { return "Rejected(\(command.tag))" }
             guard command.touches.contains(store) else { continue }
-            staged[store].append(command.tag)
+            // NB: an action that carries its command's error reaches the failure handler, which appends -tag.
+            staged[store].append(command.carriesError ? -command.tag : command.tag)
             handled.insert(store)
             if touched.first == store {
                 for follow in command.then {

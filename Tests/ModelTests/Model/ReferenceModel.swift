@@ -130,7 +130,9 @@ struct ReferenceModel {
     /// A replay matches when no replayed step ran the diverging handler, and none changed store 3, whose
     /// state is not `Codable`, so cannot be compared. The file replays the steps a resume dropped too. The
     /// replay ends with the present's states, but for store 3, which no recorded state sets: it holds
-    /// what the handlers of the steps that replay (all but a batch with a mutation) appended to it.
+    /// what the handlers of the steps that replay (all but a batch with a mutation; a step whose action
+    /// carries an error of a type registered for replay, as `ModelFailure` is, replays with it, so its
+    /// handlers append `-tag` again) appended to it.
     func replayOutcome(divergence: Int?) -> [String] {
         let file = (steps + droppedSteps).sorted { $0.id < $1.id }
         return [("memory", steps), ("file", file)].map { source, steps in

@@ -106,6 +106,7 @@ struct ProgramGenerator {
             if random.below(8) == 0 { command.then.append(.cancel(["a", "b", "c"][random.below(3)])) }
         }
         command.reusesEffects = random.below(20) == 0
+        command.carriesError = random.below(8) == 0
         return command
     }
 

@@ -93,6 +93,7 @@ enum Shrinker {
         }
         if command.waits { results.append(with(command) { $0.waits = false }) }
         if command.reusesEffects { results.append(with(command) { $0.reusesEffects = false }) }
+        if command.carriesError { results.append(with(command) { $0.carriesError = false }) }
         return results
     }
 

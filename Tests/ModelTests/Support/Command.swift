@@ -18,6 +18,12 @@ struct Command: Codable, Sendable, Equatable, CustomStringConvertible {
     /// Whether the last touched store's handler asks for one more effect through the `Effects` the
     /// first touched store's handler was given (kept past its call: refused).
     var reusesEffects = false
+    /// Whether the action carries an error, a ``ModelFailure`` (registered for replay): each touched store's
+    /// handler then appends `-tag`, as a failure handler would, so a replay must hand it the error again.
+    var carriesError = false
+
+    /// The error the action carries, if it carries one.
+    var error: ModelFailure? { carriesError ? ModelFailure(tag: tag) : nil }
 
     var description: String {
         var parts = ["tag: \(tag)", "touches: \(touches)"]
@@ -25,6 +31,7 @@ struct Command: Codable, Sendable, Equatable, CustomStringConvertible {
         if waits { parts.append("waits: true") }
         if !then.isEmpty { parts.append("then: [\(then.map(\.description).joined(separator: ", "))]") }
         if reusesEffects { parts.append("reusesEffects: true") }
+        if carriesError { parts.append("carriesError: true") }
         return "Command(\(parts.joined(separator: ", ")))"
     }
 }
@@ -84,6 +91,11 @@ struct ChildPlan: Codable, Sendable, Equatable, CustomStringConvertible {
 extension ActionName where Payload == Command {
     /// The one action of the model's programs.
     static var op: Self { "model.op" }
+}
+
+/// The error a command's action carries when it says so: `Codable`, registered for replay.
+struct ModelFailure: Error, Codable, Equatable {
+    let tag: Int
 }
 
 /// The error a handler throws when its command says so.

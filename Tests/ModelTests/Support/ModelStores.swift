@@ -18,7 +18,7 @@ protocol ItemList: Sendable {
 final class StoreA: Store<Items>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     override class var handlers: Handlers {
         HandlerTable().on(.op, in: StoreA.self) { store, state, action, effects in
-            try ModelHandler.handle(0, store: store, state: &state.items, action.payload, effects)
+            try ModelHandler.handle(0, store: store, state: &state.items, action.payload, action.error, effects)
         }
     }
 }
@@ -26,7 +26,7 @@ final class StoreA: Store<Items>, DefaultInitializable, @unchecked Sendable {  /
 final class StoreB: Store<Items>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     override class var handlers: Handlers {
         HandlerTable().on(.op, in: StoreB.self) { store, state, action, effects in
-            try ModelHandler.handle(1, store: store, state: &state.items, action.payload, effects)
+            try ModelHandler.handle(1, store: store, state: &state.items, action.payload, action.error, effects)
         }
     }
 }
@@ -34,7 +34,7 @@ final class StoreB: Store<Items>, DefaultInitializable, @unchecked Sendable {  /
 final class StoreC: Store<Items>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     override class var handlers: Handlers {
         HandlerTable().on(.op, in: StoreC.self) { store, state, action, effects in
-            try ModelHandler.handle(2, store: store, state: &state.items, action.payload, effects)
+            try ModelHandler.handle(2, store: store, state: &state.items, action.payload, action.error, effects)
         }
     }
 }
@@ -42,7 +42,7 @@ final class StoreC: Store<Items>, DefaultInitializable, @unchecked Sendable {  /
 final class StoreD: Store<OpaqueItems>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     override class var handlers: Handlers {
         HandlerTable().on(.op, in: StoreD.self) { store, state, action, effects in
-            try ModelHandler.handle(3, store: store, state: &state.items, action.payload, effects)
+            try ModelHandler.handle(3, store: store, state: &state.items, action.payload, action.error, effects)
         }
     }
 }
@@ -68,21 +68,24 @@ enum ModelHandler {
         command.waits ? [2, 0, 1, 3] : [0, 1, 2, 3]
     }
 
+    /// Appends the command's tag (`-tag` when the action carries the command's ``ModelFailure``: the
+    /// failure handler), and does what the command says.
     static func handle<S: AnyObject>(
-        _ index: Int, store: S, state: inout [Int], _ command: Command, _ effects: Effects
+        _ index: Int, store: S, state: inout [Int], _ command: Command, _ error: (any Error)?, _ effects: Effects
     ) throws where S: StoreWaiting {
         if index == 0, command.waits { try store.waitForStoreC() }
         if command.throwsIn == index { throw Rejected(tag: command.tag) }
         guard command.touches.contains(index), let dispatcher = store.dispatcher,
             let context = ProgramContext.of(dispatcher)
         else { return }
-        state.append(context.divergence == index ? command.tag + 1_000 : command.tag)
+        let value = (error as? ModelFailure)?.tag == command.tag ? -command.tag : command.tag
+        state.append(context.divergence == index ? value + 1_000 : value)
         let touched = order(command).filter(command.touches.contains)
         if touched.first == index {
             context.keepEffects(effects)
             for follow in command.then {
                 switch follow {
-                case .dispatch(let next): try dispatcher.dispatch(.op, payload: next)
+                case .dispatch(let next): try dispatcher.dispatch(.op, payload: next, error: next.error)
                 case .effect(let plan): context.ask(effects, for: plan)
                 case .cancel(let id): effects.cancel(id: id)
                 }

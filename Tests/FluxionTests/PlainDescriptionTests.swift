@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import Fluxion
+
+private struct Point: Sendable {
+    var x: Int
+    var label: String
+}
+
+private enum Shape: Sendable {
+    case dot
+    case circle(Int)
+    case line(from: Int, to: Int)
+    case at(Point)
+    case maybe(Int?)
+}
+
+private final class Reference: Sendable {}
+
+private struct Described: CustomStringConvertible, Sendable {
+    var hidden: Int? = 1
+    var description: String { "described" }
+}
+
+/// Values print as Swift prints them, but for optionals, printed as the values they hold (issue 34.5).
+@Suite struct PlainDescriptionTests {
+    /// Without an optional in it, a value prints exactly as `print` and `debugPrint` print it.
+    @Test func aValueWithoutOptionalsPrintsAsSwiftPrintsIt() {
+        let values: [Any] = [
+            1, "x", 1.5, true, (), Point(x: 1, label: "a"), Shape.dot, Shape.circle(2), Shape.line(from: 1, to: 2),
+            Shape.at(Point(x: 0, label: "o")), (1, y: "s"), [1, 2], [String](), ["a": 1], [String: Int](), Set([1]),
+            ArraySlice([1, 2]), ContiguousArray([1, 2]), Reference(), Described(), [Described()], Point.self,
+            Date(timeIntervalSince1970: 0), ["k": [Point(x: 2, label: "b")]],
+        ]
+        for value in values {
+            #expect(plainDescription(of: value) == String(describing: value))
+            #expect(plainDescription(of: value, qualified: true) == String(reflecting: value))
+        }
+    }
+
+    @Test func anOptionalPrintsAsTheValueItHoldsAtAnyDepth() {
+        #expect(plainDescription(of: Int?.some(0) as Any) == "0")
+        #expect(plainDescription(of: Int?.none as Any) == "nil")
+        #expect(plainDescription(of: Int??.some(.some(3)) as Any) == "3")
+        #expect(plainDescription(of: String?.some("a") as Any) == "a")
+        #expect(plainDescription(of: String?.some("a") as Any, qualified: true) == #""a""#)
+        #expect(plainDescription(of: [1, nil] as [Int?]) == "[1, nil]")
+        #expect(plainDescription(of: ["k": Int?.some(1)]) == #"["k": 1]"#)
+        #expect(plainDescription(of: (Int?.some(1), 2)) == "(1, 2)")
+        #expect(plainDescription(of: Shape.maybe(4)) == "maybe(4)")
+        #expect(plainDescription(of: Shape.maybe(nil), qualified: true).hasSuffix(".Shape.maybe(nil)"))
+        #expect(
+            plainDescription(of: OptionalFields.Note(due: 3, secret: "s"), qualified: true)
+                == #"FluxionTests.OptionalFields.Note(due: 3, secret: "s")"#)
+        #expect(plainDescription(of: Described?.some(Described()) as Any) == "described", "a description of its own")
+    }
+
+    @Test func anActionPrintsItsOptionalErrorAndPayloadPlainly() {
+        let action = AnyAction(name: "loaded", payload: [Int?]?.some([1, nil]), error: PlainFailure.code(nil))
+        #expect(action.description == "loaded([1, nil]) error: code(nil)")
+    }
+}
+
+private enum PlainFailure: Error {
+    case code(Int?)
+}
