@@ -4,15 +4,15 @@ import Testing
 /// The spellings renamed in issue 25 still work for one release; each test is deprecated itself,
 /// so that calling them builds without warnings.
 @Suite(.timeLimit(.minutes(1))) struct DeprecatedSpellingsTests {
-    @available(*, deprecated)
-    @Test func theAsyncFlushStillWritesAsWaitUntilFlushedDoes() async throws {
+    /// The async `flush()` is gone: in async code, the obvious call is the blocking one, and compiles.
+    @Test func flushInAsyncCodeIsTheBlockingFlush() async throws {
         let storage = InMemoryStateStorage()
         let dispatcher = Dispatcher()
         try dispatcher.register(
             NotesStore.self, persistence: Persistence(storage: storage, key: "notes", debounce: .seconds(3600)))
         try dispatcher.dispatch(.addNote, payload: "later")
 
-        await dispatcher.flush()
+        dispatcher.flush()
 
         let saved = try #require(storage.load(key: "notes"))
         #expect(try unarchive(NotesState.self, from: saved).state.notes == ["later"])

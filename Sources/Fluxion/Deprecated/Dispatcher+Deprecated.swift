@@ -1,14 +1,5 @@
 // Spellings renamed in issue 25, kept for one release; each forwards to its new name.
 extension Dispatcher {
-    /// Writes every persistent store's pending state now, without blocking a concurrency thread.
-    ///
-    /// Renamed ``waitUntilFlushed()``: it shared its name with the blocking ``flush()-63ols``, so
-    /// `await dispatcher.flush()` could call the blocking one with only a warning.
-    @available(*, deprecated, renamed: "waitUntilFlushed()", message: "it shared its name with the blocking flush()")
-    public func flush() async {
-        await waitUntilFlushed()
-    }
-
     /// Runs a thunk now, on the calling thread.
     ///
     /// Renamed ``perform(_:)``: beside `dispatch(_:payload:)` and `dispatchTask`, it read as an

@@ -82,7 +82,7 @@ extension Dispatcher {
     /// to standard error. Set it before the first store is created, to hear
     /// of restore errors too. It is called on the thread that restored or
     /// saved: the thread creating the store, the scheduler's, or one calling
-    /// ``flush()-63ols``.
+    /// ``flush()``.
     ///
     /// The hook is one slot: setting it replaces the closure set before, which
     /// then hears nothing. To send these to several places, call each from one
@@ -108,7 +108,7 @@ extension Dispatcher {
     /// await dispatcher.waitUntilFlushed()
     /// ```
     ///
-    /// The async counterpart of the blocking ``flush()-63ols``, named apart
+    /// The async counterpart of the blocking ``flush()``, named apart
     /// from it so that `await` cannot call the blocking one by mistake.
     public func waitUntilFlushed() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -37,7 +37,7 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
     case setAsideFailed(key: String, reason: String)
 
     /// The state could not be encoded or written; the state in memory is
-    /// unchanged, and the next save (the next change or ``Dispatcher/flush()-63ols``) retries.
+    /// unchanged, and the next save (the next change or ``Dispatcher/flush()``) retries.
     case saveFailed(key: String, reason: String)
 
     /// A file operation of ``FileStateStorage`` failed.
