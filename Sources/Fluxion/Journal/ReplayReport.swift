@@ -10,7 +10,9 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
         public let action: String
         /// The store whose state differs.
         public let store: String
-        /// What differs, field by field: `path: recorded → replayed`; or why the action failed.
+        /// What differs, field by field, never empty: `path: recorded → replayed`; for a set's elements
+        /// `path: - removed` and `path: + added`, for a dictionary's entries `path[key]: recorded → replayed`
+        /// (or `- removed`, `+ added`); or why the action failed, or why the recorded state no longer decodes.
         public let diff: [String]
 
         public var description: String {
