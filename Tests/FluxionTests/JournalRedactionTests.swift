@@ -31,7 +31,7 @@ import Testing
         #expect(diff.contains(#"list[0]: + FluxionTests.Credentials(password: ‹redacted›, pin: 4711)"#), "\(diff)")
         #expect(
             diff.contains(
-                #"byName[0]: + (key: "ada", value: FluxionTests.Credentials(password: ‹redacted›, pin: 4711))"#),
+                #"byName["ada"]: + FluxionTests.Credentials(password: ‹redacted›, pin: 4711)"#),
             "\(diff)")
     }
 
@@ -53,7 +53,7 @@ import Testing
 
         #expect(!text.contains("S3CRET"))
         let diff = try #require(records.first?.changes.first?.diff)
-        #expect(diff == [#"settings[0]: + (key: "password", value: ‹redacted›)"#])
+        #expect(diff == [#"settings["password"]: + ‹redacted›"#])
     }
 
     @Test func aPayloadThatIsNotCodableIsWrittenAsAPlaceholderAndDoesNotReplay() throws {

@@ -9,6 +9,10 @@ package enum StateDiff {
     /// Values print as ``plainDescription(of:qualified:)`` prints them, qualified: an optional as its
     /// value or `nil` (`nickname: nil → "Ada"`), at any depth.
     ///
+    /// A set's and a dictionary's order is no part of their value: a set's elements are matched by value
+    /// (`tags: - "old"`, `tags: + "new"`), a dictionary's entries by key (`scores["ada"]: 1 → 2`,
+    /// `scores["bob"]: + 3`), each in the order they print; two equal ones have no line, in any order.
+    ///
     /// With `keys`, no value under one of them is printed, by its structure: a
     /// field or a dictionary entry named by a key that changed prints as
     /// `path: ‹redacted›`, and a whole value that is added, removed or replaced
@@ -22,13 +26,13 @@ package enum StateDiff {
     /// `value` as ``plainDescription(of:qualified:)`` prints it, or, when a field or dictionary entry under
     /// one of `keys` is in it, printed from its structure with those as `‹redacted›`.
     package static func describe(_ value: Any, redacting keys: Set<String>, qualified: Bool = true) -> String {
-        describe(value, keys: keys, isEntry: false, qualified: qualified)
+        describe(value, keys: keys, qualified: qualified)
     }
 
-    private static func describe(_ value: Any, keys: Set<String>, isEntry: Bool, qualified: Bool = true) -> String {
+    private static func describe(_ value: Any, keys: Set<String>, qualified: Bool = true) -> String {
         if !keys.isEmpty {
             var printer = RedactingPrinter(keys: keys)
-            let text = printer.print(value, isEntry: isEntry, qualified: qualified)
+            let text = printer.print(value, qualified: qualified)
             if printer.didRedact { return text }
         }
         return plainDescription(of: value, qualified: qualified)
@@ -54,9 +58,7 @@ package enum StateDiff {
                     compare(oldValues[index], newValues[index], at: childPath, keys: keys, into: &lines)
                     continue
                 }
-                var changed: [String] = []
-                compare(oldValues[index], newValues[index], at: childPath, keys: [], into: &changed)
-                if !changed.isEmpty { lines.append("\(childPath): \(redactedText)") }
+                compareRedacted(oldValues[index], newValues[index], at: childPath, into: &lines)
             }
             return
         }
@@ -70,7 +72,15 @@ package enum StateDiff {
         {
             return compare(oldValue, newValue, at: path, keys: keys, into: &lines)
         }
-        let isCollection = [.collection, .set, .dictionary].contains(oldMirror.displayStyle)
+        // NB: a set's or a dictionary's order is its hash seed's, which differs between two equal values: their
+        // elements are matched by value, their entries by key.
+        if oldMirror.displayStyle == .set, newMirror.displayStyle == .set {
+            return compareSets(oldChildren, newChildren, at: path, keys: keys, into: &lines)
+        }
+        if oldMirror.displayStyle == .dictionary, newMirror.displayStyle == .dictionary {
+            return compareEntries(oldChildren, newChildren, at: path, keys: keys, into: &lines)
+        }
+        let isCollection = oldMirror.displayStyle == .collection
         let sameShape =
             oldMirror.displayStyle == newMirror.displayStyle
             && (isCollection || (!oldChildren.isEmpty && oldChildren.map(\.label) == newChildren.map(\.label)))
@@ -80,39 +90,81 @@ package enum StateDiff {
             )
             guard oldText != newText else { return }
             guard !keys.isEmpty else { return lines.append("\(name(path)): \(oldText) → \(newText)") }
-            let (old, new) = (describe(old, keys: keys, isEntry: false), describe(new, keys: keys, isEntry: false))
+            let (old, new) = (describe(old, keys: keys), describe(new, keys: keys))
             return lines.append("\(name(path)): \(old) → \(new)")
         }
-        let isDictionary = oldMirror.displayStyle == .dictionary
         for (index, (oldChild, newChild)) in zip(oldChildren, newChildren).enumerated() {
             let childPath = childPath(path, oldChild.label, index)
             // NB: a field under a redacted key says that it changed, never what it was or became.
-            let isRedacted =
-                !keys.isEmpty
-                && (isDictionary
-                    ? hidesEntry(oldChild.value, keys) || hidesEntry(newChild.value, keys)
-                    : hides(oldChild.label, keys))
-            guard isRedacted else {
+            guard !keys.isEmpty, hides(oldChild.label, keys) else {
                 compare(oldChild.value, newChild.value, at: childPath, keys: keys, into: &lines)
                 continue
             }
-            var changed: [String] = []
-            compare(oldChild.value, newChild.value, at: childPath, keys: [], into: &changed)
-            guard !changed.isEmpty else { continue }
-            lines.append(
-                isDictionary
-                    ? "\(childPath): \(describe(oldChild.value, keys: keys, isEntry: true)) → "
-                        + describe(newChild.value, keys: keys, isEntry: true)
-                    : "\(childPath): \(redactedText)")
+            compareRedacted(oldChild.value, newChild.value, at: childPath, into: &lines)
         }
         guard isCollection else { return }
         for index in newChildren.count..<max(newChildren.count, oldChildren.count) {
-            let removed = describe(oldChildren[index].value, keys: keys, isEntry: isDictionary)
-            lines.append("\(path)[\(index)]: - \(removed)")
+            lines.append("\(path)[\(index)]: - \(describe(oldChildren[index].value, keys: keys))")
         }
         for index in oldChildren.count..<max(oldChildren.count, newChildren.count) {
-            let added = describe(newChildren[index].value, keys: keys, isEntry: isDictionary)
-            lines.append("\(path)[\(index)]: + \(added)")
+            lines.append("\(path)[\(index)]: + \(describe(newChildren[index].value, keys: keys))")
+        }
+    }
+
+    /// Adds `path: ‹redacted›` when two values under a redacted key differ.
+    private static func compareRedacted(_ old: Any, _ new: Any, at path: String, into lines: inout [String]) {
+        var changed: [String] = []
+        compare(old, new, at: path, keys: [], into: &changed)
+        if !changed.isEmpty { lines.append("\(path): \(redactedText)") }
+    }
+
+    /// The elements only one of two sets holds: `path: - removed`, then `path: + added`, each sorted as printed.
+    private static func compareSets(
+        _ old: [Mirror.Child], _ new: [Mirror.Child], at path: String, keys: Set<String>, into lines: inout [String]
+    ) {
+        func missing(from other: [Mirror.Child], in elements: [Mirror.Child]) -> [String] {
+            let others = Set(other.compactMap { $0.value as? AnyHashable })
+            return elements.filter { element in (element.value as? AnyHashable).map { !others.contains($0) } ?? true }
+                .map { describe($0.value, keys: keys) }.sorted()
+        }
+        lines += missing(from: new, in: old).map { "\(name(path)): - \($0)" }
+        lines += missing(from: old, in: new).map { "\(name(path)): + \($0)" }
+    }
+
+    /// Two dictionaries' entries matched by key, in the order their keys print: `path[key]: old → new` for a
+    /// value that changed (and the lines of its fields), `path[key]: - old` and `path[key]: + new` for the rest.
+    private static func compareEntries(
+        _ old: [Mirror.Child], _ new: [Mirror.Child], at path: String, keys: Set<String>, into lines: inout [String]
+    ) {
+        /// Each entry by its key as it prints: the key, as a value and as a redacted key names it, and its value.
+        typealias Entry = (key: AnyHashable?, name: String, value: Any)
+        func entries(_ children: [Mirror.Child]) -> [String: Entry] {
+            var entries: [String: Entry] = [:]
+            for child in children {
+                let pair = Array(Mirror(reflecting: child.value).children)
+                guard pair.count == 2 else { continue }
+                let (key, value) = (pair[0].value, pair[1].value)
+                entries[describe(key, keys: keys)] = (key as? AnyHashable, "\(key)", value)
+            }
+            return entries
+        }
+        let (oldEntries, newEntries) = (entries(old), entries(new))
+        for key in Set(oldEntries.keys).union(newEntries.keys).sorted() {
+            let entryPath = "\(path)[\(key)]"
+            let keyName = (oldEntries[key] ?? newEntries[key])?.name ?? key
+            let isRedacted = !keys.isEmpty && keys.contains(keyName)
+            switch (oldEntries[key], newEntries[key]) {
+            case (let old?, let new?) where old.key == new.key:
+                guard isRedacted else {
+                    compare(old.value, new.value, at: entryPath, keys: keys, into: &lines)
+                    continue
+                }
+                compareRedacted(old.value, new.value, at: entryPath, into: &lines)
+            case (let old, let new):
+                let printed = { (value: Any) in isRedacted ? redactedText : describe(value, keys: keys) }
+                if let old { lines.append("\(entryPath): - \(printed(old.value))") }
+                if let new { lines.append("\(entryPath): + \(printed(new.value))") }
+            }
         }
     }
 
@@ -126,12 +178,6 @@ package enum StateDiff {
 
     /// How Swift labels the storage of a `lazy var`.
     private static let lazyStoragePrefix = "$__lazy_storage_$_"
-
-    /// Whether a dictionary entry, a `(key:, value:)` pair, has a redacted key.
-    fileprivate static func hidesEntry(_ entry: Any, _ keys: Set<String>) -> Bool {
-        guard let key = Mirror(reflecting: entry).children.first?.value else { return false }
-        return keys.contains(String(describing: key))
-    }
 
     private static func childPath(_ path: String, _ label: String?, _ index: Int) -> String {
         guard let label, !label.hasPrefix(".") else { return "\(path)[\(index)]" }
@@ -157,7 +203,7 @@ private struct RedactingPrinter {
         self.keys = keys
     }
 
-    mutating func print(_ value: Any, isEntry: Bool = false, qualified: Bool = true, depth: Int = 0) -> String {
+    mutating func print(_ value: Any, qualified: Bool = true, depth: Int = 0) -> String {
         guard depth < Self.maximumDepth else {
             didRedact = true
             return "…"
@@ -165,9 +211,6 @@ private struct RedactingPrinter {
         let mirror = Mirror(reflecting: value)
         let children = Self.children(of: mirror)
         let typeName = qualified ? String(reflecting: mirror.subjectType) : String(describing: mirror.subjectType)
-        if isEntry, children.count == 2 {
-            return "(key: \(print(children[0].value, depth: depth + 1)), value: \(entryValue(children, depth)))"
-        }
         switch mirror.displayStyle {
         case _ where children.isEmpty:
             return qualified ? String(reflecting: value) : String(describing: value)

@@ -145,6 +145,9 @@ protocol StateReplacing: AnyObject, Sendable {
     func decodeState(_ json: JSONValue) throws -> any Sendable
     /// Whether its state can be compared with a recorded one: its type is `Encodable`, so recorded as JSON.
     var isComparable: Bool { get }
+    /// Whether two states of its type are equal, by `==`; `nil` when the type is not `Equatable`, or either
+    /// value is not of it.
+    func statesAreEqual(_ first: Any, _ second: Any) -> Bool?
     /// How many times the store committed a change; read by the dispatch turn holder, who alone commits.
     var commitCount: UInt64 { get }
     /// The committed state, without its lock; read by the dispatch turn holder, who alone commits.
@@ -159,6 +162,11 @@ extension Store: StateReplacing {
     var committedValue: any Sendable { currentState }
 
     var isComparable: Bool { State.self is any Encodable.Type }
+
+    func statesAreEqual(_ first: Any, _ second: Any) -> Bool? {
+        guard let isEqual, let first = first as? State, let second = second as? State else { return nil }
+        return isEqual(first, second)
+    }
 
     func replaceState(with value: Any) -> HandlerOutcome {
         guard let value = value as? State else {

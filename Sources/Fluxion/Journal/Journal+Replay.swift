@@ -17,7 +17,15 @@ extension Journal {
     /// type is not registered with ``Dispatcher/registerReplayableError(_:)``)
     /// has its recorded states set instead, as time travel does. After each
     /// step, every store the journal names is compared with its recorded state
-    /// (as JSON); the report names the first that differs, and replay goes on.
+    /// as a value, never as text: the recorded state is decoded as the store's
+    /// state type and compared with `==` when the type is `Equatable`; when it
+    /// is not, or the journal redacted part of it, the two are compared in a
+    /// canonical form, with the values under the journal's redacted keys left
+    /// out and each `Set`'s elements and `Dictionary`'s entries in one order.
+    /// So the order a set or a dictionary was written in, which differs between
+    /// processes, never counts. The report names the first store that differs,
+    /// with the fields that differ (a set's elements removed and added, a
+    /// dictionary's entries by key), and replay goes on.
     /// A store whose state is not `Codable` cannot be compared: once a step
     /// changes one, the report lists it in ``ReplayReport/incomparableStores``
     /// (so ``ReplayReport/allMatched`` is `false`), and the other stores are

@@ -56,8 +56,8 @@ struct JournalReplayer {
         report.tasksNotStarted = omitted.tasks
         report.unfinishedEffects = unfinished.map { "#\($0.step) \($0.name)" }
         report.differingStores = expected.keys.filter { identity in
-            guard !incomparable.contains(identity) else { return false }
-            return stores[identity].map { differs($0, from: expected[identity]) } ?? false
+            guard !incomparable.contains(identity), let store = stores[identity] else { return false }
+            return !differences(of: store, from: expected[identity]).isEmpty
         }.map { names[$0] ?? $0 }.sorted()
         report.incomparableStores = Set(incomparable.map { names[$0] ?? $0 }).sorted()
         return report
@@ -179,12 +179,10 @@ struct JournalReplayer {
         }
         guard report.mismatch == nil else { return }
         for (identity, recorded) in expected.sorted(by: { $0.key < $1.key }) where !incomparable.contains(identity) {
-            guard let store = stores[identity], differs(store, from: recorded) else { continue }
-            let name = names[identity] ?? identity
-            let old = (try? store.decodeState(recorded)) ?? recorded
-            noteMismatch(
-                line, number: number, store: name,
-                diff: StateDiff.lines(from: old, to: store.erasedState, redacting: redacted))
+            guard let store = stores[identity] else { continue }
+            let diff = differences(of: store, from: recorded)
+            guard !diff.isEmpty else { continue }
+            noteMismatch(line, number: number, store: names[identity] ?? identity, diff: diff)
             return
         }
     }
@@ -195,9 +193,10 @@ struct JournalReplayer {
         names[change.identity] = change.store
     }
 
-    /// Whether the store's state, as JSON and redacted as the recording was, differs from `recorded`.
-    private func differs(_ store: any StateReplacing, from recorded: JSONValue?) -> Bool {
-        JSONValue(encoding: store.erasedState)?.redacting(redacted) != recorded
+    /// How the store's state differs from `recorded`, as values (see `StateComparison`); empty when it
+    /// does not.
+    private func differences(of store: any StateReplacing, from recorded: JSONValue?) -> [String] {
+        StateComparison.differences(of: store.erasedState, in: store, from: recorded, redacting: redacted)
     }
 
     private mutating func noteMismatch(_ line: JournalLine, number: Int, store: String, diff: [String]) {

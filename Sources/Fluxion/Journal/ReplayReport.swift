@@ -14,7 +14,9 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
         public let store: String
         /// The ``store`` of a mismatch whose step's action threw as it replayed: ``diff`` says what it threw.
         public static let noStore = "(no store)"
-        /// What differs, field by field: `path: recorded → replayed`; or why the action failed.
+        /// What differs, field by field, never empty: `path: recorded → replayed`; for a set's elements
+        /// `path: - removed` and `path: + added`, for a dictionary's entries `path[key]: recorded → replayed`
+        /// (or `- removed`, `+ added`); or why the action failed, or why the recorded state no longer decodes.
         public let diff: [String]
 
         init(line: Int, sequence: Int, action: String, cause: JournalRecord.Cause, store: String, diff: [String]) {
