@@ -11,6 +11,8 @@ struct JournalReplayer {
     private var expected: [String: JSONValue] = [:]
     /// Each store's name as it prints, by store identity.
     private var names: [String: String] = [:]
+    /// Each store's place in the recording, by store identity: a line names its stores in registration order.
+    private var places: [String: Int] = [:]
     /// The keys the recording redacted: redacted in the replayed states too before they are compared.
     private var redacted: Set<String> = []
     /// The recorded effects that started and have not ended yet, in the order they started; `isDropped`
@@ -178,7 +180,9 @@ struct JournalReplayer {
             if let store = stores[change.identity], !store.isComparable { incomparable.insert(change.identity) }
         }
         guard report.mismatch == nil else { return }
-        for (identity, recorded) in expected.sorted(by: { $0.key < $1.key }) where !incomparable.contains(identity) {
+        // NB: the first store in registration order: the one whose handler changed, before those that follow it.
+        let inOrder = expected.sorted { places[$0.key, default: 0] < places[$1.key, default: 0] }
+        for (identity, recorded) in inOrder where !incomparable.contains(identity) {
             guard let store = stores[identity] else { continue }
             let diff = differences(of: store, from: recorded)
             guard !diff.isEmpty else { continue }
@@ -191,6 +195,7 @@ struct JournalReplayer {
     private mutating func expect(_ state: JSONValue?, of change: JournalLine.Change) {
         expected[change.identity] = state
         names[change.identity] = change.store
+        if places[change.identity] == nil { places[change.identity] = places.count }
     }
 
     /// How the store's state differs from `recorded`, as values (see `StateComparison`); empty when it
