@@ -1,6 +1,6 @@
 import Fluxion
 
-// The stores of "Effects": a search as you type, and a toast. EffectsGuideTests.swift runs them.
+// The stores of "Working with Effects": a search as you type, and a toast. EffectsGuideTests.swift runs them.
 
 /// Why a search failed, as the store shows it.
 enum SearchError: Error, Equatable, Codable {

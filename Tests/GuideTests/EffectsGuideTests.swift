@@ -66,7 +66,7 @@ func temporaryURL(_ name: String) -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID()).jsonl")
 }
 
-/// The code of "Effects", run: the search as you type, its journal, its replay, and time travel.
+/// The code of "Working with Effects", run: the search as you type, its journal, its replay, and time travel.
 @Suite(.timeLimit(.minutes(1))) struct EffectsGuideTests {
     /// A test dispatcher with the search store on its clock, and a journal of it.
     private func makeRecordedSearch(

@@ -2,7 +2,7 @@
 /// dispatcher, it predicts the whole ``World`` after each.
 ///
 /// Nothing here is shared with Fluxion's code: it is written from the docs' sentences (the DocC
-/// articles "Effects", "Suspending and Batching", "Recording, Replaying and Time Travel",
+/// articles "Working with Effects", "Suspending and Batching", "Recording, Replaying and Time Travel",
 /// "Middleware and Async Work"), and is meant to be read beside them.
 struct ReferenceModel {
     /// What is seen; `world.states` are the states the stores show (the past while travelling).

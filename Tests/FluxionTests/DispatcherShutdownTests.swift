@@ -1,0 +1,77 @@
+import Fluxion
+import Testing
+
+extension ActionName where Payload == Void {
+    fileprivate static var startPoll: Self { "shutdownStartPoll" }
+}
+
+/// Starts a poll that never ends on its own.
+final class PollStore: Store<Int>, DefaultInitializable, @unchecked Sendable {  // locked by Store
+    init() { super.init(initialState: 0) }
+
+    override class var handlers: HandlerTable<Int> {
+        HandlerTable().on(.startPoll) { polls, _, effects in
+            polls += 1
+            effects.run(id: "poll") { _ in
+                while true { try await Task.sleep(for: .seconds(3_600)) }
+            }
+        }
+    }
+}
+
+/// A dispatcher ends: its running tasks keep it alive until `shutdown()` ends them.
+@Suite(.timeLimit(.minutes(1))) struct DispatcherShutdownTests {
+    @Test func afterShutdownNothingOfTheDispatcherOutlivesTheLastReference() async throws {
+        weak var weakDispatcher: Dispatcher?
+        weak var weakStore: PollStore?
+        var task: Task<Void, any Error>?
+        do {
+            let dispatcher = Dispatcher()
+            try dispatcher.register(PollStore.self)
+            try dispatcher.dispatch(.startPoll)
+            task = dispatcher.dispatchTask(id: "socket") { _ in
+                while true { try await Task.sleep(for: .seconds(3_600)) }
+            }
+            (weakDispatcher, weakStore) = (dispatcher, try dispatcher.store(PollStore.self))
+            #expect(dispatcher.runningTaskCount == 2)
+
+            await dispatcher.shutdown()
+
+            #expect(dispatcher.runningTaskCount == 0)
+        }
+        // NB: the task's work has returned; its frame lets go of the dispatcher as it completes.
+        await #expect(throws: CancellationError.self) { try await task?.value }
+        #expect(weakDispatcher == nil)
+        #expect(weakStore == nil)
+    }
+
+    @Test func aDispatcherLetGoWhileItsTaskRunsLivesUntilTheTaskEnds() async throws {
+        weak var weakDispatcher: Dispatcher?
+        var task: Task<Void, any Error>?
+        do {
+            let dispatcher = Dispatcher()
+            task = dispatcher.dispatchTask(id: "socket") { _ in
+                while true { try await Task.sleep(for: .seconds(3_600)) }
+            }
+            weakDispatcher = dispatcher
+        }
+
+        #expect(weakDispatcher != nil)  // NB: the running task holds it, as the docs say
+
+        await weakDispatcher?.shutdown()
+        await #expect(throws: CancellationError.self) { try await task?.value }
+        #expect(weakDispatcher == nil)
+    }
+
+    @Test func shutdownWritesWhatPersistenceHasPending() async throws {
+        let storage = InMemoryStateStorage()
+        let dispatcher = Dispatcher()
+        try dispatcher.register(
+            NotesStore.self, persistence: Persistence(storage: storage, key: "notes", debounce: .seconds(3_600)))
+        try dispatcher.dispatch(.addNote, payload: "kept")
+
+        await dispatcher.shutdown()
+
+        #expect(storage.load(key: "notes") != nil)
+    }
+}
