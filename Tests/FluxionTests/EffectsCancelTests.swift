@@ -111,7 +111,14 @@ final class Mutexed<Value>: @unchecked Sendable {  // `value` guarded by `lock`
         try dispatcher.dispatch(.restartSync)
 
         // NB: the first sync began and was cancelled; the second, asked for after the cancellation, began.
-        SyncStore.arrivals.wait(for: 3)
+        // NB: waited for on a thread of its own, so that no thread of the concurrency pool blocks.
+        let arrivals = SyncStore.arrivals
+        await withCheckedContinuation { (arrived: CheckedContinuation<Void, Never>) in
+            Thread {
+                arrivals.wait(for: 3)
+                arrived.resume()
+            }.start()
+        }
         #expect(Set(SyncStore.events.values) == ["sync 1 began", "sync 1 cancelled", "sync 2 began"])
         let effects = try #require(journal.records.last?.effects)
         #expect(effects.map(\.name) == ["cancel sync", "sync"])
