@@ -42,8 +42,16 @@ def handlers_by_action(stores_dir, names_file):
     for path in pathlib.Path(stores_dir).glob("*.swift"):
         source = path.read_text()
         store = re.search(r"class (\w+): Store<", source)
-        for name in re.findall(r"\.on\(\.(\w+)", source):
+        for name in re.findall(r"\.(?:on|route)\(\.(\w+)", source):
             table[raw.get(name, name)].add(store.group(1))
+    # A computed store (`register(S.self, computedFrom: A.self, …)` in the app's wiring, a folder up) runs a
+    # handler for every action its sources handle.
+    for wiring in pathlib.Path(stores_dir).parent.glob("*.swift"):
+        for computed, sources in re.findall(r"register\((\w+)\.self, computedFrom: ([\w.,\s]+?)\)", wiring.read_text()):
+            for source in re.findall(r"(\w+)\.self", sources):
+                for stores in list(table.values()):
+                    if source in stores:
+                        stores.add(computed)
     return table
 
 
