@@ -50,9 +50,9 @@ final class Route: @unchecked Sendable {  // `running`, `bound`: only the turn h
     nonisolated(unsafe) let unretainedStore: Unmanaged<AnyObject>?
     /// The handler that runs on `store`, lent: `handler`, or, for a method handler, `handler` bound to the
     /// store once it ran (`nil` until then); see `runningHandler`.
-    @exclusivity(unchecked) private var running: Unmanaged<Handler>?
+    private var running: Unmanaged<Handler>?
     /// The bound handler `running` lends, kept.
-    @exclusivity(unchecked) private var bound: Handler?
+    private var bound: Handler?
 
     init(registration: Registration, handler: Handler, store: (any StoreRuntime)? = nil) {
         self.registration = registration

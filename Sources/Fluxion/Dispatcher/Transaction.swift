@@ -75,12 +75,12 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         var (handlerCall, lastHandlerCall): (UInt64, UInt64) = (0, 0)
     }
 
-    // NB: only the thread holding the dispatch turn touches the transaction, so its
-    // state skips the run-time exclusivity checks, as a lock-guarded value's does.
+    // NB: only the thread holding the dispatch turn touches the transaction, so its state skips the
+    // run-time exclusivity checks (unchecked: W1 +1,058, W6 +2,550 instructions/dispatch checked, callgrind).
     @exclusivity(unchecked) private var state = State()
     /// The performance trace recording the dispatcher's actions; `nil`, and so costing one test
     /// at each place that would record, while none does. See `Dispatcher+Tracing.swift`.
-    @exclusivity(unchecked) var tracer: TraceRecorder?
+    var tracer: TraceRecorder?
 
     var isOpen: Bool { state.isOpen }
     var isBatch: Bool { state.batch.isOpen }

@@ -6,7 +6,7 @@
 public final class DispatchSuspension: @unchecked Sendable {  // `released` guarded by `lock`
     private let dispatcher: Dispatcher
     private let lock = Lock()
-    @exclusivity(unchecked) private var released = false
+    private var released = false
 
     init(_ dispatcher: Dispatcher) {
         self.dispatcher = dispatcher

@@ -32,6 +32,7 @@ final class SelectionReader<State: Sendable, Value: Sendable>: ChangeReader<Stat
     private let select: @Sendable (State) -> Value
     private let isEqual: @Sendable (Value, Value) -> Bool
     /// The value before an in-place change, from `watch` to the delivery.
+    // unchecked: +212 instructions a dispatch with one selection observer, checked (callgrind)
     @exclusivity(unchecked) private var watched: Value?
 
     init(select: @escaping @Sendable (State) -> Value, isEqual: @escaping @Sendable (Value, Value) -> Bool) {

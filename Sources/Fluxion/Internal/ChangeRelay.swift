@@ -8,6 +8,8 @@ final class ChangeRelay: @unchecked Sendable {  // `collected` is owned by the d
     /// The lock of the observer list, which also guards each token observer's cancellation.
     var lock: Lock { observers.lock }
     /// The changes of the action running now, for the middleware; only the turn holder touches it.
+    // unchecked: checked, +128 instructions a dispatch with one dispatcher observer, +229 through one
+    // middleware that observes changes (callgrind)
     @exclusivity(unchecked) private var collected: [AnyStoreChange]?
 
     init() {}
@@ -98,7 +100,7 @@ final class OwnedRelayObserver<Owner: AnyObject & Sendable>: RelayObserver, @unc
     private let body: @Sendable (Owner, AnyStoreChange) -> Void
     /// The relay's lock.
     private let lock: Lock
-    @exclusivity(unchecked) var isCancelled = false
+    var isCancelled = false
 
     init(owner: Owner, lock: Lock, body: @escaping @Sendable (Owner, AnyStoreChange) -> Void) {
         self.owner = owner
@@ -119,7 +121,7 @@ final class OwnedRelayObserver<Owner: AnyObject & Sendable>: RelayObserver, @unc
 final class TokenRelayObserver: RelayObserver, Cancellable, @unchecked Sendable {  // `isCancelled`: relay's lock
     private let relay: ChangeRelay
     private let body: @Sendable (AnyStoreChange) -> Void
-    @exclusivity(unchecked) private var isCancelled = false
+    private var isCancelled = false
 
     init(relay: ChangeRelay, body: @escaping @Sendable (AnyStoreChange) -> Void) {
         self.relay = relay

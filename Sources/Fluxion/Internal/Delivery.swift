@@ -49,8 +49,8 @@ struct Delivery: Sendable {
 @usableFromInline
 final class DeliveryGate: Cancellable, @unchecked Sendable {  // `isOpen` and `observer` guarded by `lock`
     private let lock = Lock()
-    @exclusivity(unchecked) private var isOpen = true
-    @exclusivity(unchecked) private var observer: (any Cancellable)?
+    private var isOpen = true
+    private var observer: (any Cancellable)?
 
     @usableFromInline
     init() {}

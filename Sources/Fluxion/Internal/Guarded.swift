@@ -6,6 +6,7 @@
 /// checked by the lock, not at run time, in this one place.
 package final class Guarded<Value>: @unchecked Sendable {  // `value` is touched only with `lock` held
     let lock: Lock
+    // unchecked: W1 +267, W13 +387 instructions/dispatch checked (callgrind)
     @exclusivity(unchecked) private var value: Value
 
     package init(_ value: Value, waitable: Bool = false) {

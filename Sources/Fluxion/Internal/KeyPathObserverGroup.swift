@@ -7,8 +7,10 @@ final class KeyPathObserverGroup<State: Sendable, Value: Equatable & Sendable>: 
     @unchecked Sendable
 {  // `members` guarded by the store's lock
     private let keyPath: KeyPath<State, Value>
+    // unchecked: +85 instructions a change of the value, checked (callgrind, one `\.count` observer)
     @exclusivity(unchecked) private(set) var members: [KeyPathObserver<State, Value>] = []
     /// The value before an in-place change, from `willChangeInPlace` to the delivery: the dispatch turn holder's.
+    // unchecked: W10 +200 instructions/dispatch checked (callgrind)
     @exclusivity(unchecked) private var watched: Value?
 
     init(_ keyPath: KeyPath<State, Value>) {
@@ -78,9 +80,9 @@ final class KeyPathObserver<State: Sendable, Value: Equatable & Sendable>: Cance
     private let keyPath: KeyPath<State, Value>
     private let body: @Sendable (ValueChange<Value>) -> Void
     /// The store's commit count when this observer joined: it hears only later changes.
-    @exclusivity(unchecked) private(set) var joinedAt: UInt64 = 0
-    @exclusivity(unchecked) private var group: KeyPathObserverGroup<State, Value>?
-    @exclusivity(unchecked) private var isCancelled = false
+    private(set) var joinedAt: UInt64 = 0
+    private var group: KeyPathObserverGroup<State, Value>?
+    private var isCancelled = false
 
     init(store: Store<State>, keyPath: KeyPath<State, Value>, body: @escaping @Sendable (ValueChange<Value>) -> Void) {
         self.store = store

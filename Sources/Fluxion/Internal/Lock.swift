@@ -20,7 +20,7 @@ final class Lock: @unchecked Sendable {  // the pthread objects are thread-safe;
     @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition: UnsafeMutablePointer<pthread_cond_t>?
     /// How many threads are in ``wait()``, so that ``broadcast()`` costs nothing when none is.
-    @exclusivity(unchecked) private var waiters = 0
+    private var waiters = 0
     /// A `fluxion_counter`: ``generation``.
     private let counter: UnsafeMutableRawPointer
 

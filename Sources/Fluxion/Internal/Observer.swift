@@ -63,7 +63,7 @@ final class OwnedObserver<State: Sendable, Owner: AnyObject & Sendable>: Observe
     // NB: `isCancelled` is guarded by the store's lock; `owner` is written once, in `init`.
     private weak var owner: Owner?
     private let body: @Sendable (Owner, StoreChange<State>) -> Void
-    @exclusivity(unchecked) private var isCancelled = false
+    private var isCancelled = false
 
     @usableFromInline
     init(owner: Owner, body: @escaping @Sendable (Owner, StoreChange<State>) -> Void) {
@@ -110,9 +110,9 @@ final class TokenObserver<State: Sendable>: Observer<State>, ReleaseChecking, @u
     private let store: Store<State>
     private let body: @Sendable (StoreChange<State>) -> Void
     /// Guarded by the store's lock.
-    @exclusivity(unchecked) private var isCancelled = false
+    private var isCancelled = false
     /// The store's commit serial when the observer joined its list; guarded by the store's lock.
-    @exclusivity(unchecked) private var createdAt: UInt64 = 0
+    private var createdAt: UInt64 = 0
 
     @usableFromInline
     init(store: Store<State>, body: @escaping @Sendable (StoreChange<State>) -> Void) {

@@ -3,7 +3,7 @@
 class ReadingObserver<State: Sendable, Argument: Sendable>: Observer<State>, @unchecked Sendable {
     // NB: `isCancelled` is guarded by the store's lock; `reader`'s kept value only the turn holder touches.
     let reader: ChangeReader<State, Argument>
-    @exclusivity(unchecked) var isCancelled = false
+    var isCancelled = false
 
     init(reader: ChangeReader<State, Argument>) {
         self.reader = reader
@@ -91,7 +91,7 @@ final class TokenReadingObserver<State: Sendable, Argument: Sendable>: ReadingOb
     private let store: Store<State>
     private let body: @Sendable (Argument) -> Void
     /// The store's commit serial when the observer joined its list.
-    @exclusivity(unchecked) private var createdAt: UInt64 = 0
+    private var createdAt: UInt64 = 0
 
     init(store: Store<State>, reader: ChangeReader<State, Argument>, body: @escaping @Sendable (Argument) -> Void) {
         self.store = store

@@ -29,7 +29,7 @@
 public final class ObservationHandle: @unchecked Sendable {  // `cancellation` guarded by `lock`
     /// The lock of the observer's list (a store's, or a dispatcher's relay's).
     private let lock: Lock
-    @exclusivity(unchecked) private var cancellation: (@Sendable () -> Void)?
+    private var cancellation: (@Sendable () -> Void)?
 
     @usableFromInline
     init(lock: Lock, cancel: @escaping @Sendable () -> Void) {
