@@ -2,7 +2,7 @@
 
 usage:
   traces.py TRACE.json STORES_DIR ACTION_NAMES.swift [PAGE.html]
-      STORES_DIR holds the todo example's stores (their `.on(.name …)` handler tables) and
+      STORES_DIR holds the todo example's stores (their `.on(.name …)` / `.route(.name, to: …)` tables) and
       ACTION_NAMES.swift the raw names of its actions: what says which handlers each action runs.
       PAGE is written beside the trace and loaded in the browser.
 
@@ -42,7 +42,7 @@ def handlers_by_action(stores_dir, names_file):
     for path in pathlib.Path(stores_dir).glob("*.swift"):
         source = path.read_text()
         store = re.search(r"class (\w+): Store<", source)
-        for name in re.findall(r"\.on\(\.(\w+)", source):
+        for name in re.findall(r"\.(?:on|route)\(\.(\w+)", source):
             table[raw.get(name, name)].add(store.group(1))
     return table
 
