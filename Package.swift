@@ -34,6 +34,8 @@ let package = Package(
             resources: [.copy("Sessions")]),
         // The code of the DocC guides, as an app's module would hold it: compiled, run, and checked verbatim.
         .testTarget(name: "GuideTests", dependencies: ["Fluxion", "FluxionTesting"]),
+        // A forty-entry handler table; `.ci/run` type-checks it alone with a 200 ms limit per expression.
+        .testTarget(name: "HandlerTableCompileTests", dependencies: ["Fluxion"]),
         // Runs the `todo` executable as a subprocess; depends on it so that `swift test` builds it.
         .testTarget(name: "TodoTests", dependencies: ["TodoCLI"]),
     ],

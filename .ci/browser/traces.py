@@ -2,7 +2,7 @@
 
 usage:
   traces.py TRACE.json STORES_DIR ACTION_NAMES.swift [PAGE.html]
-      STORES_DIR holds the todo example's stores (their `.on(.name …)` handler tables) and
+      STORES_DIR holds the todo example's stores (their `.on(.name …)` / `.route(.name, to: …)` tables) and
       ACTION_NAMES.swift the raw names of its actions: what says which handlers each action runs.
       PAGE is written beside the trace and loaded in the browser.
 

@@ -33,8 +33,8 @@ final class WaitingSumStore: Store<Int>, DefaultInitializable, @unchecked Sendab
 
     override class var handlers: HandlerTable<Int> {
         HandlerTable()
-            .on(.bumpFirst, WaitingSumStore.follow)
-            .on(.increment, WaitingSumStore.follow)
+            .route(.bumpFirst, to: WaitingSumStore.follow)
+            .route(.increment, to: WaitingSumStore.follow)
     }
 
     func follow(_ sum: inout Int, _ action: Action<Int>) throws {

@@ -13,7 +13,7 @@ final class EffectStore: Store<Tally>, DefaultInitializable, @unchecked Sendable
     init() { super.init(initialState: Tally()) }
 
     override class var handlers: HandlerTable<Tally> {
-        HandlerTable().on(.search) { state, action, effects in
+        HandlerTable().on(.search, with: .effects) { state, action, effects in
             state.count &+= action.payload
             effects.run { _ in pendingTasks.leave() }
         }

@@ -60,7 +60,7 @@ func registerManyStores(
 final class ChainHeadStore: Store<Tally>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     init() { super.init(initialState: Tally()) }
 
-    override class var handlers: HandlerTable<Tally> { HandlerTable().on(.chain, ChainHeadStore.handle) }
+    override class var handlers: HandlerTable<Tally> { HandlerTable().route(.chain, to: ChainHeadStore.handle) }
 
     func handle(_ state: inout Tally, _ action: Action<Int>) throws {
         state.count = try waitFor(ChainMiddleStore.self).state.count &+ action.payload
@@ -70,7 +70,7 @@ final class ChainHeadStore: Store<Tally>, DefaultInitializable, @unchecked Senda
 final class ChainMiddleStore: Store<Tally>, DefaultInitializable, @unchecked Sendable {  // Store's lock
     init() { super.init(initialState: Tally()) }
 
-    override class var handlers: HandlerTable<Tally> { HandlerTable().on(.chain, ChainMiddleStore.handle) }
+    override class var handlers: HandlerTable<Tally> { HandlerTable().route(.chain, to: ChainMiddleStore.handle) }
 
     func handle(_ state: inout Tally, _ action: Action<Int>) throws {
         state.count = try waitFor(ChainTailStore.self).state.count &+ action.payload

@@ -9,7 +9,7 @@ import Fluxion
 /// #expect(state.count == 3)
 /// ```
 ///
-/// The store passed in is the one method handlers (`.on(.name, CounterStore.method)`)
+/// The store passed in is the one method handlers (`.route(.name, to: CounterStore.method)`)
 /// run on; its own state is not read or changed. A handler that calls
 /// ``Store/waitFor(_:)`` needs a dispatcher and throws
 /// ``FluxionError/waitForOutsideDispatch(_:)`` here: test such stores with a ``TestDispatcher``.

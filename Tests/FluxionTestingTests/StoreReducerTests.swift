@@ -15,8 +15,8 @@ final class ReducedStore: Store<Counter>, DefaultInitializable, @unchecked Senda
     override class var handlers: HandlerTable<Counter> {
         HandlerTable()
             .on(.add) { state, action in state.count += action.payload }
-            .on(.reset, ReducedStore.reset)
-            .on(.waitForLog, ReducedStore.readLog)
+            .route(.reset, to: ReducedStore.reset)
+            .route(.waitForLog, to: ReducedStore.readLog)
             .on(.refuse) { state, _ in
                 state.count = -1
                 throw TestingError.refused

@@ -28,7 +28,7 @@ final class SearchStore: Store<Search>, @unchecked Sendable {  // locked by Stor
 
     override class var handlers: HandlerTable<Search> {
         HandlerTable()
-            .on(.search, SearchStore.search)
+            .route(.search, to: SearchStore.search)
             .on(.resultsLoaded) { state, action in state.results = action.payload }
     }
 

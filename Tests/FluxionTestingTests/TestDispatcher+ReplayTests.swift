@@ -25,8 +25,8 @@ private final class TallyStore: Store<Tally>, @unchecked Sendable {  // locked b
 
     override class var handlers: HandlerTable<Tally> {
         HandlerTable()
-            .on(.tally, TallyStore.tally)
-            .on(.request, TallyStore.request)
+            .route(.tally, to: TallyStore.tally)
+            .route(.request, to: TallyStore.request)
     }
 
     func tally(_ state: inout Tally, _ action: Action<Int>) {

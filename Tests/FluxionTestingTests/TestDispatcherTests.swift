@@ -30,7 +30,7 @@ final class CounterStore: Store<Counter>, DefaultInitializable, @unchecked Senda
         HandlerTable()
             .on(.add) { state, action in state.count += action.payload }
             .on(.label) { state, action in state.label = action.payload }
-            .on(.addTwice, CounterStore.addTwice)
+            .route(.addTwice, to: CounterStore.addTwice)
     }
 
     func addTwice(_ state: inout Counter, _ action: Action<Int>) throws {

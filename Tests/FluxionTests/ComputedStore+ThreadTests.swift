@@ -8,7 +8,7 @@ final class UnreadCopyStore: Store<Int>, DefaultInitializable, @unchecked Sendab
     init() { super.init(initialState: 0) }
 
     override class var handlers: HandlerTable<Int> {
-        HandlerTable().on("computedMarkRead", UnreadCopyStore.copy)
+        HandlerTable().route("computedMarkRead", to: UnreadCopyStore.copy)
     }
 
     func copy(_ state: inout Int, _ action: Action<Int>) throws {

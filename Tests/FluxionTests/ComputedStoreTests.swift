@@ -44,7 +44,7 @@ final class ReadStateStore: Store<ReadState>, DefaultInitializable, @unchecked S
     override class var handlers: HandlerTable<ReadState> {
         HandlerTable()
             .on(.markRead) { read, action in read.ids.insert(action.payload) }
-            .on(.markAllRead, ReadStateStore.markAllRead)
+            .route(.markAllRead, to: ReadStateStore.markAllRead)
     }
 
     func markAllRead(_ read: inout ReadState, _ action: Action<Void>) throws {

@@ -18,7 +18,7 @@ final class DeadLetterStore: Store<Int>, DefaultInitializable, @unchecked Sendab
     override class var handlers: HandlerTable<Int> {
         HandlerTable()
             .on(.handled) { state, action in state += action.payload }
-            .on(.queuesUnhandled, DeadLetterStore.queueUnhandled)
+            .route(.queuesUnhandled, to: DeadLetterStore.queueUnhandled)
     }
 
     func queueUnhandled(_ state: inout Int, _ action: Action<Int>) throws {

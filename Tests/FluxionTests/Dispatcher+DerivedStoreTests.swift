@@ -7,7 +7,7 @@ private final class NoteCountStore: Store<Int>, @unchecked Sendable {  // locked
     init(counting notes: NotesState) { super.init(initialState: notes.notes.count) }
 
     override class var handlers: Handlers {
-        HandlerTable().on(.addNote, NoteCountStore.recount)
+        HandlerTable().route(.addNote, to: NoteCountStore.recount)
     }
 
     func recount(_ count: inout Int, _ action: Action<String>) throws {
@@ -25,7 +25,7 @@ private final class PeekingStore: Store<[String]>, DefaultInitializable, @unchec
     init() { super.init(initialState: []) }
 
     override class var handlers: Handlers {
-        HandlerTable().on(.addNote, PeekingStore.peek)
+        HandlerTable().route(.addNote, to: PeekingStore.peek)
     }
 
     func peek(_ seen: inout [String], _ action: Action<String>) throws {

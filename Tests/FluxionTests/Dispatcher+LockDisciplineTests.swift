@@ -22,7 +22,7 @@ final class ProbeQueueStore: Store<Int>, DefaultInitializable, @unchecked Sendab
     override class var handlers: HandlerTable<Int> {
         HandlerTable()
             .on(.probe) { state, _ in state += 1 }
-            .on(.queueProbes, ProbeQueueStore.queueProbes)
+            .route(.queueProbes, to: ProbeQueueStore.queueProbes)
     }
 
     func queueProbes(_ state: inout Int, _ action: Action<Int>) throws {

@@ -29,7 +29,7 @@ final class MiddlewareRaceFastStore: Store<Int>, @unchecked Sendable {  // locke
     override class var handlers: HandlerTable<Int> {
         HandlerTable()
             .on(.fastPing) { state, _ in state += 1 }
-            .on(.kick, MiddlewareRaceFastStore.kick)
+            .route(.kick, to: MiddlewareRaceFastStore.kick)
     }
 
     func kick(_ state: inout Int, _ action: Action<Void>) throws {

@@ -37,7 +37,9 @@ private final class FixObservingStore: Store<Tally>, @unchecked Sendable {  // l
         super.init(initialState: Tally())
     }
 
-    override class var handlers: HandlerTable<Tally> { HandlerTable().on(.fixAdd, FixObservingStore.observeThenFail) }
+    override class var handlers: HandlerTable<Tally> {
+        HandlerTable().route(.fixAdd, to: FixObservingStore.observeThenFail)
+    }
 
     func observeThenFail(_ state: inout Tally, _ action: Action<Int>) throws {
         let first = try waitFor(FixFirstStore.self)

@@ -22,7 +22,7 @@ final class SuspensionReleasingStore: Store<[String]>, @unchecked Sendable {  //
 
     override class var handlers: HandlerTable<[String]> {
         HandlerTable()
-            .on(.releaseHeld, SuspensionReleasingStore.releaseHeld)
+            .route(.releaseHeld, to: SuspensionReleasingStore.releaseHeld)
             .on(.note) { state, action in state.append(action.payload) }
     }
 
@@ -45,7 +45,7 @@ final class SuspensionHoldStore: Store<[String]>, @unchecked Sendable {  // lock
 
     override class var handlers: HandlerTable<[String]> {
         HandlerTable()
-            .on(.hold, SuspensionHoldStore.hold)
+            .route(.hold, to: SuspensionHoldStore.hold)
             .on(.note) { state, action in state.append(action.payload) }
     }
 

@@ -31,7 +31,7 @@ private final class IsoFirstStore: Store<Tally>, DefaultInitializable, @unchecke
         HandlerTable()
             .on(.txnIsoHeld) { state, action in state.add(action.payload) }
             .on(.txnIsoOne) { state, action in state.add(action.payload) }
-            .on(.txnIsoPeek, IsoFirstStore.peek)
+            .route(.txnIsoPeek, to: IsoFirstStore.peek)
     }
 
     func peek(_ state: inout Tally, _ action: Action<Int>) throws {
@@ -49,7 +49,7 @@ private final class IsoSecondStore: Store<Tally>, @unchecked Sendable {  // lock
 
     override class var handlers: HandlerTable<Tally> {
         HandlerTable()
-            .on(.txnIsoHeld, IsoSecondStore.addWhenReleased)
+            .route(.txnIsoHeld, to: IsoSecondStore.addWhenReleased)
             .on(.txnIsoPeek) { state, action in state.add(action.payload) }
     }
 
@@ -81,7 +81,7 @@ private final class ReadingStore: Store<[Int]>, DefaultInitializable, @unchecked
     init() { super.init(initialState: []) }
 
     override class var handlers: HandlerTable<[Int]> {
-        HandlerTable().on(.txnIsoReadInside, ReadingStore.readInside)
+        HandlerTable().route(.txnIsoReadInside, to: ReadingStore.readInside)
     }
 
     func readInside(_ state: inout [Int], _ action: Action<Void>) throws {

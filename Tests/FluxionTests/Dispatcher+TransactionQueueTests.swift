@@ -47,11 +47,11 @@ private final class QueueLeadStore: Store<Tally>, @unchecked Sendable {  // lock
     override class var handlers: HandlerTable<Tally> {
         HandlerTable()
             .on(.txnQAdd) { state, action in state.add(action.payload) }
-            .on(.txnQFailAfterQueueing, QueueLeadStore.queue(100))
-            .on(.txnQQueueing, QueueLeadStore.queue(200))
-            .on(.txnQQueueFailure, QueueLeadStore.queueFailure)
+            .route(.txnQFailAfterQueueing, to: QueueLeadStore.queue(100))
+            .route(.txnQQueueing, to: QueueLeadStore.queue(200))
+            .route(.txnQQueueFailure, to: QueueLeadStore.queueFailure)
             .on(.txnQHeldFailure) { state, _ in state.add(1) }
-            .on(.txnQBatchFromHandler, QueueLeadStore.dispatchInBatch)
+            .route(.txnQBatchFromHandler, to: QueueLeadStore.dispatchInBatch)
     }
 
     static func queue(_ payload: Int) -> @Sendable (QueueLeadStore) -> (inout Tally, Action<Void>) throws -> Void {
@@ -92,7 +92,7 @@ private final class QueueTrailStore: Store<Tally>, @unchecked Sendable {  // loc
         HandlerTable()
             .on(.txnQAdd) { state, action in state.add(action.payload) }
             .on(.txnQFailAfterQueueing) { _, _ in throw TestError("trail") }
-            .on(.txnQHeldFailure, QueueTrailStore.failWhenReleased)
+            .route(.txnQHeldFailure, to: QueueTrailStore.failWhenReleased)
     }
 
     func failWhenReleased(_ state: inout Tally, _ action: Action<Void>) throws {

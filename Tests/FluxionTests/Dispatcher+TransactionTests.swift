@@ -81,9 +81,9 @@ private final class LeadStore: Store<Tally>, @unchecked Sendable {  // locked by
         HandlerTable()
             .on(.txnAdd) { state, action in state.add(action.payload) }
             .on(.txnTrailFails) { state, _ in state.add(1) }
-            .on(.txnBothFail, LeadStore.fail)
-            .on(.txnLeadWaits, LeadStore.waitForTrail)
-            .on(.txnLeadThrowsAfterTrail, LeadStore.throwAfterTrail)
+            .route(.txnBothFail, to: LeadStore.fail)
+            .route(.txnLeadWaits, to: LeadStore.waitForTrail)
+            .route(.txnLeadThrowsAfterTrail, to: LeadStore.throwAfterTrail)
     }
 
     func throwAfterTrail(_ state: inout Tally, _ action: Action<Void>) throws {
@@ -124,8 +124,8 @@ private final class TrailStore: Store<Tally>, @unchecked Sendable {  // locked b
     override class var handlers: HandlerTable<Tally> {
         HandlerTable()
             .on(.txnAdd) { state, action in state.add(action.payload * 10) }
-            .on(.txnTrailFails, TrailStore.fail)
-            .on(.txnBothFail, TrailStore.fail)
+            .route(.txnTrailFails, to: TrailStore.fail)
+            .route(.txnBothFail, to: TrailStore.fail)
             .on(.txnLeadWaits) { state, _ in
                 state.add(5)
                 throw TestError("trail")

@@ -28,8 +28,8 @@ final class AStore: Store<CycleValue>, @unchecked Sendable {  // locked by Store
 
     override class var handlers: HandlerTable<CycleValue> {
         HandlerTable()
-            .on(.waitSelf, AStore.waitForSelf)
-            .on(.waitCycle, AStore.waitForB)
+            .route(.waitSelf, to: AStore.waitForSelf)
+            .route(.waitCycle, to: AStore.waitForB)
     }
 
     func waitForSelf(_ state: inout CycleValue, _ action: Action<Void>) throws {
@@ -57,7 +57,7 @@ final class BStore: Store<CycleValue>, @unchecked Sendable {  // locked by Store
     }
 
     override class var handlers: HandlerTable<CycleValue> {
-        HandlerTable().on(.waitCycle, BStore.waitForA)
+        HandlerTable().route(.waitCycle, to: BStore.waitForA)
     }
 
     func waitForA(_ state: inout CycleValue, _ action: Action<Void>) throws {
@@ -78,7 +78,7 @@ final class CStore: Store<CycleValue>, @unchecked Sendable {  // locked by Store
     }
 
     override class var handlers: HandlerTable<CycleValue> {
-        HandlerTable().on(.waitCycle, CStore.waitForA)
+        HandlerTable().route(.waitCycle, to: CStore.waitForA)
     }
 
     func waitForA(_ state: inout CycleValue, _ action: Action<Void>) throws {
@@ -101,8 +101,8 @@ final class WaitSeekerStore: Store<Int>, DefaultInitializable, @unchecked Sendab
 
     override class var handlers: HandlerTable<Int> {
         HandlerTable()
-            .on(.waitGhost, WaitSeekerStore.seekGhost)
-            .on(.waitBystander, WaitSeekerStore.seekBystander)
+            .route(.waitGhost, to: WaitSeekerStore.seekGhost)
+            .route(.waitBystander, to: WaitSeekerStore.seekBystander)
     }
 
     func seekGhost(_ state: inout Int, _ action: Action<Void>) throws {
@@ -125,7 +125,7 @@ final class WaitAcrossThreadsStore: Store<Int>, DefaultInitializable, @unchecked
     init() { super.init(initialState: 0) }
 
     override class var handlers: HandlerTable<Int> {
-        HandlerTable().on(.waitFromAnotherThread, WaitAcrossThreadsStore.askAnotherThread)
+        HandlerTable().route(.waitFromAnotherThread, to: WaitAcrossThreadsStore.askAnotherThread)
     }
 
     func askAnotherThread(_ state: inout Int, _ action: Action<Void>) throws {

@@ -10,10 +10,10 @@ final class PollStore: Store<Int>, DefaultInitializable, @unchecked Sendable {  
     init() { super.init(initialState: 0) }
 
     override class var handlers: HandlerTable<Int> {
-        HandlerTable().on(.startPoll) { polls, _, effects in
+        HandlerTable().on(.startPoll, with: .effects) { polls, _, effects in
             polls += 1
             effects.run(id: "poll") { _ in
-                while true { try await Task.sleep(for: .seconds(3_600)) }
+                try await waitUntilCancelled()
             }
         }
     }
@@ -30,7 +30,7 @@ final class PollStore: Store<Int>, DefaultInitializable, @unchecked Sendable {  
             try dispatcher.register(PollStore.self)
             try dispatcher.dispatch(.startPoll)
             task = dispatcher.dispatchTask(id: "socket") { _ in
-                while true { try await Task.sleep(for: .seconds(3_600)) }
+                try await waitUntilCancelled()
             }
             (weakDispatcher, weakStore) = (dispatcher, try dispatcher.store(PollStore.self))
             #expect(dispatcher.runningTaskCount == 2)
@@ -51,7 +51,7 @@ final class PollStore: Store<Int>, DefaultInitializable, @unchecked Sendable {  
         do {
             let dispatcher = Dispatcher()
             task = dispatcher.dispatchTask(id: "socket") { _ in
-                while true { try await Task.sleep(for: .seconds(3_600)) }
+                try await waitUntilCancelled()
             }
             weakDispatcher = dispatcher
         }

@@ -25,8 +25,8 @@ final class DispatcherNestingStore: Store<[String]>, @unchecked Sendable {  // l
 
     override class var handlers: HandlerTable<[String]> {
         HandlerTable()
-            .on(.start, DispatcherNestingStore.start)
-            .on(.nestedA, DispatcherNestingStore.nestedA)
+            .route(.start, to: DispatcherNestingStore.start)
+            .route(.nestedA, to: DispatcherNestingStore.nestedA)
             .on(.nestedB) { state, _ in state.append("B") }
             .on(.nestedC) { state, _ in state.append("C") }
     }
@@ -53,7 +53,7 @@ final class DispatcherRelayStore: Store<Int>, DefaultInitializable, @unchecked S
     init() { super.init(initialState: 0) }
 
     override class var handlers: HandlerTable<Int> {
-        HandlerTable().on(.relay, DispatcherRelayStore.relay)
+        HandlerTable().route(.relay, to: DispatcherRelayStore.relay)
     }
 
     func relay(_ state: inout Int, _ action: Action<Void>) throws {

@@ -24,20 +24,20 @@ final class SyncStore: Store<Sync>, DefaultInitializable, @unchecked Sendable { 
 
     override class var handlers: HandlerTable<Sync> {
         HandlerTable()
-            .on(.startSync) { sync, _, effects in
+            .on(.startSync, with: .effects) { sync, _, effects in
                 sync.syncs += 1
                 let number = sync.syncs
                 effects.run(id: "sync") { _ in try await SyncStore.runUntilCancelled(number) }
             }
-            .on(.logOut) { sync, _, effects in
+            .on(.logOut, with: .effects) { sync, _, effects in
                 sync.isSignedIn = false
                 effects.cancel(id: "sync")
             }
-            .on(.logOutRefused) { sync, _, effects in
+            .on(.logOutRefused, with: .effects) { sync, _, effects in
                 effects.cancel(id: "sync")
                 throw TestError("refused")
             }
-            .on(.restartSync) { sync, _, effects in
+            .on(.restartSync, with: .effects) { sync, _, effects in
                 effects.cancel(id: "sync")
                 sync.syncs += 1
                 let number = sync.syncs
@@ -50,7 +50,7 @@ final class SyncStore: Store<Sync>, DefaultInitializable, @unchecked Sendable { 
         events.append("sync \(number) began")
         arrivals.arrive()
         do {
-            try await Task.sleep(for: .seconds(86_400))
+            try await waitUntilCancelled()
         } catch {
             events.append("sync \(number) cancelled")
             arrivals.arrive()
@@ -154,7 +154,7 @@ final class KeepingStore: Store<Int>, @unchecked Sendable {  // locked by Store
     }
 
     override class var handlers: HandlerTable<Int> {
-        HandlerTable().on(.startSync, in: KeepingStore.self) { store, _, _, effects in
+        HandlerTable().on(.startSync, in: KeepingStore.self, with: .effects) { store, _, _, effects in
             store.kept.withLock { $0 = effects }
         }
     }

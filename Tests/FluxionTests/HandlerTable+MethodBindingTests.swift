@@ -26,11 +26,11 @@ private final class LedgerStore: Store<[Int]>, DefaultInitializable, @unchecked 
 
     override class var handlers: Handlers {
         HandlerTable()
-            .on(.add) { (store: LedgerStore) in
+            .route(.add) { (store: LedgerStore) in
                 store.bindings.add()
                 return store.add
             }
-            .on(.addLater) { (store: LedgerStore) in
+            .route(.addLater) { (store: LedgerStore) in
                 store.bindings.add()
                 return store.addLater
             }
@@ -50,7 +50,7 @@ private final class CuriousStore: Store<[Int]>, DefaultInitializable, @unchecked
     init() { super.init(initialState: []) }
 
     override class var handlers: Handlers {
-        HandlerTable().on(.peek) { (store: CuriousStore) in
+        HandlerTable().route(.peek) { (store: CuriousStore) in
             _ = try? store.dispatcher?.store(LedgerStore.self)
             return store.peek
         }

@@ -25,7 +25,7 @@ private final class PricingStore: Store<[Int]>, @unchecked Sendable {  // locked
                 guard let price = store.prices[action.payload] else { throw TestError(action.payload) }
                 list.append(price)
             }
-            .on(.fetch, in: PricingStore.self) { store, _, action, effects in
+            .on(.fetch, in: PricingStore.self, with: .effects) { store, _, action, effects in
                 effects.run { [prices = store.prices] dispatcher in
                     try dispatcher.dispatch(.fetched, payload: prices[action.payload])
                 }

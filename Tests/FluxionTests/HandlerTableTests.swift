@@ -47,10 +47,10 @@ final class TableMethodStore: Store<Tally>, @unchecked Sendable {  // locked by 
 
     override class var handlers: HandlerTable<Tally> {
         HandlerTable()
-            .on(.scaled, TableMethodStore.scale)
+            .route(.scaled, to: TableMethodStore.scale)
             .on(.replaced) { state, _ in state.add(-1) }
             .on(.replaced) { state, action in state.add(action.payload) }
-            .on(.waiting, TableMethodStore.countAfterWaiting)
+            .route(.waiting, to: TableMethodStore.countAfterWaiting)
     }
 
     func scale(_ state: inout Tally, _ action: Action<Int>) throws {
@@ -81,7 +81,7 @@ final class TableBorrowerStore: Store<[String]>, DefaultInitializable, @unchecke
     init() { super.init(initialState: []) }
 
     override class var handlers: HandlerTable<[String]> {
-        HandlerTable().on(.borrowed, TableLenderStore.append)
+        HandlerTable().route(.borrowed, to: TableLenderStore.append)
     }
 }
 

@@ -52,7 +52,7 @@ final class ShelvingStore: Store<Shelving>, DefaultInitializable, @unchecked Sen
                 try ShelvingStore.check(action.payload)
                 state.books.append(action.payload)
             }
-            .on(.shelveByMethod, ShelvingStore.shelve)
+            .route(.shelveByMethod, to: ShelvingStore.shelve)
             .on(.label) { state, action in state.label = action.payload }
             .on(.shelveEverywhere) { state, action in
                 state.note(into: inPlaceWitness)

@@ -28,9 +28,9 @@ final class RaceLogStore: Store<Int>, @unchecked Sendable {  // locked by Store;
 
     override class var handlers: HandlerTable<Int> {
         HandlerTable()
-            .on(.start, RaceLogStore.start)
-            .on(.later, RaceLogStore.later)
-            .on(.other, RaceLogStore.other)
+            .route(.start, to: RaceLogStore.start)
+            .route(.later, to: RaceLogStore.later)
+            .route(.other, to: RaceLogStore.other)
             .on(.fromFactory) { state, _ in state += 1 }
     }
 
@@ -62,7 +62,7 @@ final class RaceSlowStore: Store<Int>, @unchecked Sendable {  // locked by Store
     }
 
     override class var handlers: HandlerTable<Int> {
-        HandlerTable().on(.needsCreated, RaceSlowStore.needsCreated)
+        HandlerTable().route(.needsCreated, to: RaceSlowStore.needsCreated)
     }
 
     func needsCreated(_ state: inout Int, _ action: Action<Void>) throws {
@@ -76,7 +76,7 @@ final class RaceAskingStore: Store<Int>, DefaultInitializable, @unchecked Sendab
     init() { super.init(initialState: 0) }
 
     override class var handlers: HandlerTable<Int> {
-        HandlerTable().on(.askInHandler, RaceAskingStore.ask)
+        HandlerTable().route(.askInHandler, to: RaceAskingStore.ask)
     }
 
     func ask(_ state: inout Int, _ action: Action<Void>) throws {
@@ -184,7 +184,7 @@ final class RaceHandlerGateStore: Store<Int>, @unchecked Sendable {  // locked b
     }
 
     override class var handlers: HandlerTable<Int> {
-        HandlerTable().on(.askInHandler, RaceHandlerGateStore.open)
+        HandlerTable().route(.askInHandler, to: RaceHandlerGateStore.open)
     }
 
     func open(_ state: inout Int, _ action: Action<Void>) throws {

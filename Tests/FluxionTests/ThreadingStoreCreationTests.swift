@@ -23,7 +23,7 @@ final class ThreadRelayStore: Store<Int>, @unchecked Sendable {  // locked by St
     }
 
     override class var handlers: HandlerTable<Int> {
-        HandlerTable().on(.relay, ThreadRelayStore.relay)
+        HandlerTable().route(.relay, to: ThreadRelayStore.relay)
     }
 
     func relay(_ state: inout Int, _ action: Action<Void>) throws {

@@ -24,7 +24,7 @@ final class ThreadHoldStore: Store<[String]>, @unchecked Sendable {  // locked b
 
     override class var handlers: HandlerTable<[String]> {
         HandlerTable()
-            .on(.hold, ThreadHoldStore.hold)
+            .route(.hold, to: ThreadHoldStore.hold)
             .on(.follow) { state, _ in state.append("follow") }
     }
 

@@ -63,7 +63,7 @@ final class CartStore: Store<Cart>, @unchecked Sendable {  // state guarded by S
 
     override class var handlers: Handlers {
         HandlerTable()
-            .on(.addToCart, CartStore.add)
+            .route(.addToCart, to: CartStore.add)
             .on(.logOut) { cart, _ in cart.items.removeAll() }
     }
 
@@ -113,9 +113,9 @@ final class CheckoutStore: Store<Checkout>, @unchecked Sendable {  // locked by 
 
     override class var handlers: Handlers {
         HandlerTable()
-            .on(.logIn, CheckoutStore.update)
-            .on(.logOut, CheckoutStore.update)
-            .on(.addToCart, CheckoutStore.update)
+            .route(.logIn, to: CheckoutStore.update)
+            .route(.logOut, to: CheckoutStore.update)
+            .route(.addToCart, to: CheckoutStore.update)
     }
 
     /// Runs after the session's and the cart's handlers of the same action, and reads their new states.

@@ -41,7 +41,7 @@ final class SearchStore: Store<Search>, @unchecked Sendable {  // state guarded 
 
     override class var handlers: Handlers {
         HandlerTable()
-            .on(.search, SearchStore.search)
+            .route(.search, to: SearchStore.search)
             .on(.searchFinished) { state, action in
                 state.isLoading = false
                 state.results = action.payload ?? []
@@ -102,7 +102,7 @@ extension ActionName where Payload == Void {
 final class ToastStore: Store<Toast>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     override class var handlers: Handlers {
         HandlerTable()
-            .on(.showToast) { toast, action, effects in
+            .on(.showToast, with: .effects) { toast, action, effects in
                 toast.message = action.payload
                 effects.run(id: "toast", cancelInFlight: true) { dispatcher in
                     try await Task.sleep(for: .seconds(3))  // a newer toast replaces this one meanwhile

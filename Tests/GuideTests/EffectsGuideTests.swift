@@ -26,7 +26,7 @@ final class TwoEffectsStore: Store<Int>, DefaultInitializable, @unchecked Sendab
     init() { super.init(initialState: 0) }
 
     override class var handlers: Handlers {
-        HandlerTable().on(.showToast) { count, _, effects in
+        HandlerTable().on(.showToast, with: .effects) { count, _, effects in
             count += 1
             effects.run { _ in }
             effects.run(priority: .low) { _ in }

@@ -42,8 +42,8 @@ struct UnreadCount: DefaultInitializable, Equatable, Sendable {
 final class UnreadCountStore: Store<UnreadCount>, DefaultInitializable, @unchecked Sendable {  // locked by Store
     override class var handlers: Handlers {
         HandlerTable()
-            .on(.receiveMessage, UnreadCountStore.recount)
-            .on(.markAllRead, UnreadCountStore.recount)
+            .route(.receiveMessage, to: UnreadCountStore.recount)
+            .route(.markAllRead, to: UnreadCountStore.recount)
     }
 
     func recount<Payload>(_ unread: inout UnreadCount, _ action: Action<Payload>) throws {

@@ -52,7 +52,7 @@ final class ProductSearchStore: Store<ProductSearch>, @unchecked Sendable {  // 
 
     override class var handlers: Handlers {
         HandlerTable()
-            .on(.searchProducts, in: ProductSearchStore.self) { store, search, action, effects in
+            .on(.searchProducts, in: ProductSearchStore.self, with: .effects) { store, search, action, effects in
                 search.query = action.payload
                 search.isLoading = true
                 let (catalog, clock, query) = (store.catalog, store.clock, action.payload)
@@ -109,8 +109,8 @@ final class BasketTotalStore: Store<BasketTotal>, @unchecked Sendable {  // lock
 
     override class var handlers: Handlers {
         HandlerTable()
-            .on(.addToBasket, BasketTotalStore.recount)
-            .on(.removeFromBasket, BasketTotalStore.recount)
+            .route(.addToBasket, to: BasketTotalStore.recount)
+            .route(.removeFromBasket, to: BasketTotalStore.recount)
     }
 
     func recount<Payload>(_ total: inout BasketTotal, _ action: Action<Payload>) throws {

@@ -69,9 +69,9 @@ final class TodoStore: Store<TodoList>, DefaultInitializable, @unchecked Sendabl
             .on(.addTodo) { list, action in try list.add(action.payload) }
             .on(.completeTodo) { list, action in try list.complete(action.payload) }
             .on(.clearCompleted) { list, _ in list.items.removeAll(where: \.isDone) }
-            .on(.undo, TodoStore.undo)  // shown below
-            .on(.importTodos, TodoStore.startImport)  // shown below
-            .on(.importFinished, TodoStore.finishImport)
+            .route(.undo, to: TodoStore.undo)  // shown below
+            .route(.importTodos, to: TodoStore.startImport)  // shown below
+            .route(.importFinished, to: TodoStore.finishImport)
     }
 }
 
@@ -147,11 +147,11 @@ final class HistoryStore: Store<History>, @unchecked Sendable {  // locked by St
 
     override class var handlers: Handlers {
         HandlerTable()
-            .on(.addTodo, HistoryStore.record)
-            .on(.completeTodo, HistoryStore.record)
-            .on(.clearCompleted, HistoryStore.record)
-            .on(.importFinished, HistoryStore.record)
-            .on(.undo, HistoryStore.stepBack)
+            .route(.addTodo, to: HistoryStore.record)
+            .route(.completeTodo, to: HistoryStore.record)
+            .route(.clearCompleted, to: HistoryStore.record)
+            .route(.importFinished, to: HistoryStore.record)
+            .route(.undo, to: HistoryStore.stepBack)
     }
 
     func record<Payload>(_ history: inout History, _ action: Action<Payload>) throws {

@@ -14,11 +14,11 @@ public final class HistoryStore: Store<History>, @unchecked Sendable {  // locke
 
     override public class var handlers: HandlerTable<History> {
         HandlerTable()
-            .on(.addTodo, HistoryStore.record)
-            .on(.completeTodo, HistoryStore.record)
-            .on(.clearCompleted, HistoryStore.record)
-            .on(.importFinished, HistoryStore.record)
-            .on(.undo, HistoryStore.stepBack)
+            .route(.addTodo, to: HistoryStore.record)
+            .route(.completeTodo, to: HistoryStore.record)
+            .route(.clearCompleted, to: HistoryStore.record)
+            .route(.importFinished, to: HistoryStore.record)
+            .route(.undo, to: HistoryStore.stepBack)
     }
 
     func record<Payload>(_ history: inout History, _ action: Action<Payload>) throws {

@@ -14,7 +14,7 @@ public final class TodoStore: Store<TodoList>, DefaultInitializable, @unchecked 
             .on(.addTodo) { list, action in try list.add(action.payload) }
             .on(.completeTodo) { list, action in try list.complete(action.payload) }
             .on(.clearCompleted) { list, _ in list.clearCompleted() }
-            .on(.importTodos) { _, action, effects in
+            .on(.importTodos, with: .effects) { _, action, effects in
                 // An effect: it starts once this action commits; a replay dispatches its outcome instead.
                 effects.run(id: "import") { dispatcher in
                     try await TodoImporter.importTodos(from: URL(fileURLWithPath: action.payload), into: dispatcher)
@@ -24,7 +24,7 @@ public final class TodoStore: Store<TodoList>, DefaultInitializable, @unchecked 
                 if let error = action.error { throw error }
                 try list.add(contentsOf: action.payload)
             }
-            .on(.undo, TodoStore.undo)
+            .route(.undo, to: TodoStore.undo)
     }
 
     /// Restores the list the history would undo to.

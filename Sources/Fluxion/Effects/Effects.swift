@@ -2,11 +2,11 @@ import Foundation
 
 /// Asks for asynchronous work — an effect — that belongs to the action a handler is handling.
 ///
-/// A handler that takes a third parameter gets one:
+/// A handler that takes a third parameter gets one; a closure names it with `with: .effects`:
 ///
 /// ```swift
 /// HandlerTable()
-///     .on(.search) { state, action, effects in
+///     .on(.search, with: .effects) { state, action, effects in
 ///         state.query = action.payload
 ///         state.isLoading = true
 ///         effects.run(id: "search", cancelInFlight: true) { dispatcher in
@@ -79,7 +79,7 @@ public struct Effects: Sendable {
     /// action commits; an action that rolls back cancels nothing.
     ///
     /// ```swift
-    /// .on(.logOut) { session, _, effects in
+    /// .on(.logOut, with: .effects) { session, _, effects in
     ///     session = Session()
     ///     effects.cancel(id: "sync")
     /// }

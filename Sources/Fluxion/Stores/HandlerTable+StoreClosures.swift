@@ -16,7 +16,7 @@ extension HandlerTable {
     /// }
     /// ```
     ///
-    /// This is a method handler written in place (``on(_:_:)-24t71``): it
+    /// This is a method handler written in place (``route(_:to:)-6p2u2``): it
     /// works on a copy of the state, and can call ``Store/waitFor(_:)`` on
     /// `store`.
     ///
@@ -37,8 +37,10 @@ extension HandlerTable {
 
     /// Returns a table that also handles the named action with a closure that receives its store and may ask for effects.
     ///
+    /// Ask for ``Effects`` as the closure's fourth parameter with `with: .effects`:
+    ///
     /// ```swift
-    /// .on(.search, in: SearchStore.self) { store, search, action, effects in
+    /// .on(.search, in: SearchStore.self, with: .effects) { store, search, action, effects in
     ///     search.query = action.payload
     ///     effects.run(id: "search", cancelInFlight: true) { [api = store.api] dispatcher in
     ///         try dispatcher.dispatch(.searchFinished, payload: try await api.search(action.payload))
@@ -51,11 +53,13 @@ extension HandlerTable {
     /// - Parameters:
     ///   - name: The action name to handle.
     ///   - owner: The store type the closure runs for; the table's own store type.
+    ///   - effects: `.effects`: the closure's fourth parameter is the ``Effects`` of its handler call.
     ///   - handler: Updates the state for the action and asks for effects, given the store; may throw to reject it.
     @inlinable
     public func on<Owner: Store<State>, Payload>(
         _ name: ActionName<Payload>,
         in owner: Owner.Type,
+        with effects: Effects.Parameter,
         _ handler: @escaping @Sendable (Owner, inout State, Action<Payload>, Effects) throws -> Void
     ) -> HandlerTable {
         adding(name) { store, state, action in

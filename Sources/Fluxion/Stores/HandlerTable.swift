@@ -9,7 +9,7 @@
 ///     override class var handlers: Handlers {
 ///         HandlerTable()
 ///             .on(.increment) { state, action in state.count += action.payload }
-///             .on(.reset, CounterStore.reset)
+///             .route(.reset, to: CounterStore.reset)
 ///     }
 ///
 ///     func reset(_ state: inout Counter, _ action: Action<Void>) throws {
@@ -17,6 +17,12 @@
 ///     }
 /// }
 /// ```
+///
+/// Each form of entry has a spelling of its own, so that a table of any size
+/// type-checks quickly: `.on(name) { state, action in … }` for a closure,
+/// `.on(name, with: .effects) { state, action, effects in … }` for one that
+/// asks for ``Effects``, `.on(name, in: MyStore.self) { store, state, action in … }`
+/// for one given its store, and `.route(name, to: MyStore.method)` for a method.
 ///
 /// A handler that throws rejects the whole action: every store it reached
 /// keeps the state it had before (handlers mutate copies, committed together
@@ -60,38 +66,12 @@ public struct HandlerTable<State: Sendable>: Sendable {
         adding(name, inPlace: Failure.self == Never.self) { _, state, action in try handler(&state, action) }
     }
 
-    /// Returns a table that also handles the named action with a method of the store.
-    ///
-    /// Pass the method unapplied, as in `.on(.addTodo, TodoStore.add)`; the
-    /// method runs on the store instance the dispatcher created, so it can use
-    /// ``Store/waitFor(_:)`` and read other stores. It is bound to that store
-    /// the first time it runs there, not at every dispatch: a method handler
-    /// costs what a closure handler costs. (A curried closure passed in its
-    /// place, `{ (store: TodoStore) in … return store.add }`, runs then, on
-    /// the dispatching thread, and not again for that store while its routes
-    /// stay as they are.)
-    ///
-    /// - Parameters:
-    ///   - name: The action name to handle.
-    ///   - method: A method of the store type that updates the state.
-    @inlinable
-    public func on<Owner: Store<State>, Payload>(
-        _ name: ActionName<Payload>,
-        _ method: @escaping @Sendable (Owner) -> (inout State, Action<Payload>) throws -> Void
-    ) -> HandlerTable {
-        adding(name) { store, state, action in
-            try method(Self.owner(store, as: Owner.self, handling: name.rawValue))(&state, action)
-        } binding: { (owner: Owner) in
-            // NB: bound once per route; only the dispatch turn's holder calls it, one thread at a time.
-            nonisolated(unsafe) let method = method(owner)
-            return { _, state, action in try method(&state, action) }
-        }
-    }
-
     /// Returns a table that also handles the named action with a closure that may ask for effects.
     ///
+    /// Ask for ``Effects`` as the closure's third parameter with `with: .effects`:
+    ///
     /// ```swift
-    /// .on(.search) { state, action, effects in
+    /// .on(.search, with: .effects) { state, action, effects in
     ///     state.query = action.payload
     ///     effects.run(id: "search", cancelInFlight: true) { dispatcher in
     ///         try dispatcher.dispatch(.searchFinished, payload: try await api.search(action.payload))
@@ -104,38 +84,16 @@ public struct HandlerTable<State: Sendable>: Sendable {
     ///
     /// - Parameters:
     ///   - name: The action name to handle.
+    ///   - effects: `.effects`: the closure's third parameter is the ``Effects`` of its handler call.
     ///   - handler: Updates the state for the action, and asks for effects; may throw to reject it.
-    @inlinable @_disfavoredOverload
+    @inlinable
     public func on<Payload, Failure: Error>(
         _ name: ActionName<Payload>,
+        with effects: Effects.Parameter,
         _ handler: @escaping @Sendable (inout State, Action<Payload>, Effects) throws(Failure) -> Void
     ) -> HandlerTable {
         adding(name, inPlace: Failure.self == Never.self) { store, state, action in
             try handler(&state, action, Effects(store.attachedDispatcher))
-        }
-    }
-
-    /// Returns a table that also handles the named action with a method of the store that may ask for effects.
-    ///
-    /// Pass the method unapplied, as in `.on(.search, SearchStore.search)`,
-    /// where `func search(_ state: inout Search, _ action: Action<String>, _ effects: Effects)`;
-    /// see ``Effects``.
-    ///
-    /// - Parameters:
-    ///   - name: The action name to handle.
-    ///   - method: A method of the store type that updates the state and asks for effects.
-    @inlinable
-    public func on<Owner: Store<State>, Payload>(
-        _ name: ActionName<Payload>,
-        _ method: @escaping @Sendable (Owner) -> (inout State, Action<Payload>, Effects) throws -> Void
-    ) -> HandlerTable {
-        adding(name) { store, state, action in
-            try method(Self.owner(store, as: Owner.self, handling: name.rawValue))(
-                &state, action, Effects(store.attachedDispatcher))
-        } binding: { (owner: Owner) in
-            // NB: bound once per route; only the dispatch turn's holder calls it, one thread at a time.
-            nonisolated(unsafe) let method = method(owner)
-            return { store, state, action in try method(&state, action, Effects(store.attachedDispatcher)) }
         }
     }
 

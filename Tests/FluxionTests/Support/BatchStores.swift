@@ -22,7 +22,7 @@ final class BatchFirstStore: Store<Tally>, DefaultInitializable, @unchecked Send
         HandlerTable()
             .on(.first) { state, action in state.add(action.payload) }
             .on(.shared) { state, action in state.add(action.payload) }
-            .on(.tryBatch, BatchFirstStore.tryBatch)
+            .route(.tryBatch, to: BatchFirstStore.tryBatch)
     }
 
     func tryBatch(_ state: inout Tally, _ action: Action<Void>) throws {

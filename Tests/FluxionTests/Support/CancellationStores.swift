@@ -34,11 +34,11 @@ final class NotebookStore: Store<[String]>, DefaultInitializable, @unchecked Sen
         HandlerTable()
             .on(.noteDown) { notes, action in notes.append(action.payload) }
             .on(.noteResult) { notes, action in notes.append(action.payload ?? "failure") }
-            .on(.runAsEffect) { _, action, effects in
+            .on(.runAsEffect, with: .effects) { _, action, effects in
                 let work = action.payload
                 effects.run(id: work.id, cancelInFlight: work.cancelInFlight, work.body)
             }
-            .on(.runAsHandlerTask, NotebookStore.startTask)
+            .route(.runAsHandlerTask, to: NotebookStore.startTask)
     }
 
     func startTask(_ notes: inout [String], _ action: Action<TaskWork>) {

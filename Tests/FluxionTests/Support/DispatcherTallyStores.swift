@@ -18,7 +18,7 @@ final class DispatcherFirstStore: Store<Tally>, @unchecked Sendable {  // locked
     }
 
     override class var handlers: HandlerTable<Tally> {
-        HandlerTable().on(.add, DispatcherFirstStore.add)
+        HandlerTable().route(.add, to: DispatcherFirstStore.add)
     }
 
     func add(_ state: inout Tally, _ action: Action<Int>) throws {
@@ -37,7 +37,7 @@ final class DispatcherSecondStore: Store<Tally>, @unchecked Sendable {  // locke
     }
 
     override class var handlers: HandlerTable<Tally> {
-        HandlerTable().on(.add, DispatcherSecondStore.add)
+        HandlerTable().route(.add, to: DispatcherSecondStore.add)
     }
 
     func add(_ state: inout Tally, _ action: Action<Int>) throws {
@@ -56,7 +56,7 @@ final class DispatcherThirdStore: Store<Tally>, @unchecked Sendable {  // locked
     }
 
     override class var handlers: HandlerTable<Tally> {
-        HandlerTable().on(.add, DispatcherThirdStore.add)
+        HandlerTable().route(.add, to: DispatcherThirdStore.add)
     }
 
     func add(_ state: inout Tally, _ action: Action<Int>) throws {

@@ -70,13 +70,13 @@ final class ProductSearchStore: Store<Catalog>, @unchecked Sendable {  // locked
 
     override class var handlers: HandlerTable<Catalog> {
         HandlerTable()
-            .on(.findProducts, ProductSearchStore.find)
-            .on(.findWithTask, ProductSearchStore.findWithTask)
+            .route(.findProducts, to: ProductSearchStore.find)
+            .route(.findWithTask, to: ProductSearchStore.findWithTask)
             .on(.productsFound) { state, action in
                 state.results = action.payload
                 state.isLoading = false
             }
-            .on(.useKeptEffects, ProductSearchStore.useKeptEffects)
+            .route(.useKeptEffects, to: ProductSearchStore.useKeptEffects)
     }
 
     func find(_ state: inout Catalog, _ action: Action<String>, _ effects: Effects) {
@@ -125,7 +125,7 @@ final class EffectOrderStore: Store<Int>, DefaultInitializable, @unchecked Senda
     init() { super.init(initialState: 0) }
 
     override class var handlers: HandlerTable<Int> {
-        HandlerTable().on(.askForEffects) { count, action, effects in
+        HandlerTable().on(.askForEffects, with: .effects) { count, action, effects in
             count += action.payload
             for index in 0..<action.payload { effects.run(id: "effect \(index)") { _ in } }
         }
@@ -155,7 +155,7 @@ final class RelayStore: Store<[Int]>, DefaultInitializable, @unchecked Sendable 
 
     override class var handlers: HandlerTable<[Int]> {
         HandlerTable()
-            .on(.relayStart, RelayStore.start)
+            .route(.relayStart, to: RelayStore.start)
             .on(.relayEnd) { state, action in state.append(action.payload) }
     }
 
@@ -186,7 +186,7 @@ final class LookupStore: Store<[String]>, @unchecked Sendable {  // locked by St
     }
 
     override class var handlers: HandlerTable<[String]> {
-        HandlerTable().on(.lookUp, in: LookupStore.self) { store, words, action, effects in
+        HandlerTable().on(.lookUp, in: LookupStore.self, with: .effects) { store, words, action, effects in
             words.append(action.payload)
             let (service, word) = (store.service, action.payload)
             effects.run(id: "lookup") { _ in _ = await service.results(for: word) }

@@ -189,7 +189,7 @@ final class VaultStore: Store<Vault>, DefaultInitializable, @unchecked Sendable 
             .on(.whisper) { vault, _ in vault.settings["whispers", default: ""] += "." }
             .on(.murmur) { vault, _ in vault.settings["murmurs", default: ""] += "." }
             .on(.vaultLogIn) { vault, action in vault.settings["user"] = action.payload.user }
-            .on(.unlockVault) { _, _, effects in
+            .on(.unlockVault, with: .effects) { _, _, effects in
                 effects.run(id: "unlock") { _ in throw LockedOut(password: "S3CRET-effect") }
             }
     }

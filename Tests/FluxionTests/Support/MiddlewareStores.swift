@@ -33,16 +33,16 @@ final class MiddlewareLogStore: Store<[Int]>, @unchecked Sendable {  // locked b
 
     override class var handlers: HandlerTable<[Int]> {
         HandlerTable()
-            .on(.add, MiddlewareLogStore.record)
-            .on(.renamed, MiddlewareLogStore.record)
-            .on(.trigger, MiddlewareLogStore.record)
-            .on(.follow, MiddlewareLogStore.record)
-            .on(.both, MiddlewareLogStore.record)
-            .on(.bothFailing, MiddlewareLogStore.record)
-            .on(.chain, MiddlewareLogStore.chain)
-            .on(.text, MiddlewareLogStore.text)
-            .on(.ping, MiddlewareLogStore.ping)
-            .on(.fail, MiddlewareLogStore.fail)
+            .route(.add, to: MiddlewareLogStore.record)
+            .route(.renamed, to: MiddlewareLogStore.record)
+            .route(.trigger, to: MiddlewareLogStore.record)
+            .route(.follow, to: MiddlewareLogStore.record)
+            .route(.both, to: MiddlewareLogStore.record)
+            .route(.bothFailing, to: MiddlewareLogStore.record)
+            .route(.chain, to: MiddlewareLogStore.chain)
+            .route(.text, to: MiddlewareLogStore.text)
+            .route(.ping, to: MiddlewareLogStore.ping)
+            .route(.fail, to: MiddlewareLogStore.fail)
     }
 
     func record(_ state: inout [Int], _ action: Action<Int>) throws {

@@ -49,7 +49,7 @@ final class ThreadLedgerStore: Store<ThreadLedger>, DefaultInitializable, @unche
                 state.last[tick.thread] = tick.sequence
                 state.total += 1
             }
-            .on(.outer, ThreadLedgerStore.outer)
+            .route(.outer, to: ThreadLedgerStore.outer)
             .on(.inner) { state, action in
                 if state.awaitingInner != action.payload.thread { state.misplacedInners += 1 }
                 state.awaitingInner = nil

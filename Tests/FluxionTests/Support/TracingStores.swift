@@ -44,8 +44,8 @@ final class TracedListStore: Store<[String]>, @unchecked Sendable {  // locked b
         HandlerTable()
             .on(.traceAdd) { state, action in state.append(action.payload) }
             .on(.traceRefuse) { _, action in throw TestError("refused \(action.payload)") }
-            .on(.traceSlowAdd, TracedListStore.addSlowly)
-            .on(.traceFetch) { state, action, effects in
+            .route(.traceSlowAdd, to: TracedListStore.addSlowly)
+            .on(.traceFetch, with: .effects) { state, action, effects in
                 let item = action.payload
                 effects.run(id: "fetch") { dispatcher in try dispatcher.dispatch(.traceAdd, payload: item) }
             }
@@ -63,8 +63,8 @@ final class TracedCountStore: Store<Int>, DefaultInitializable, @unchecked Senda
 
     override class var handlers: HandlerTable<Int> {
         HandlerTable()
-            .on(.traceAdd, TracedCountStore.count)
-            .on(.traceSlowAdd, TracedCountStore.count)
+            .route(.traceAdd, to: TracedCountStore.count)
+            .route(.traceSlowAdd, to: TracedCountStore.count)
             .on(.traceRefuse) { _, _ in }
     }
 

@@ -27,7 +27,7 @@ final class SourceStore: Store<SourceValue>, @unchecked Sendable {  // locked by
     }
 
     override class var handlers: HandlerTable<SourceValue> {
-        HandlerTable().on(.setSource, SourceStore.set)
+        HandlerTable().route(.setSource, to: SourceStore.set)
     }
 
     func set(_ state: inout SourceValue, _ action: Action<Int>) throws {
@@ -48,7 +48,7 @@ final class EarlyWaiterStore: Store<WaiterValue>, @unchecked Sendable {  // lock
     }
 
     override class var handlers: HandlerTable<WaiterValue> {
-        HandlerTable().on(.setSource, EarlyWaiterStore.read)
+        HandlerTable().route(.setSource, to: EarlyWaiterStore.read)
     }
 
     func read(_ state: inout WaiterValue, _ action: Action<Int>) throws {
@@ -68,7 +68,7 @@ final class LateWaiterStore: Store<WaiterValue>, @unchecked Sendable {  // locke
     }
 
     override class var handlers: HandlerTable<WaiterValue> {
-        HandlerTable().on(.setSource, LateWaiterStore.read)
+        HandlerTable().route(.setSource, to: LateWaiterStore.read)
     }
 
     func read(_ state: inout WaiterValue, _ action: Action<Int>) throws {

@@ -17,7 +17,7 @@ protocol ItemList: Sendable {
 
 final class StoreA: Store<Items>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     override class var handlers: Handlers {
-        HandlerTable().on(.op, in: StoreA.self) { store, state, action, effects in
+        HandlerTable().on(.op, in: StoreA.self, with: .effects) { store, state, action, effects in
             try ModelHandler.handle(0, store: store, state: &state.items, action.payload, action.error, effects)
         }
     }
@@ -25,7 +25,7 @@ final class StoreA: Store<Items>, DefaultInitializable, @unchecked Sendable {  /
 
 final class StoreB: Store<Items>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     override class var handlers: Handlers {
-        HandlerTable().on(.op, in: StoreB.self) { store, state, action, effects in
+        HandlerTable().on(.op, in: StoreB.self, with: .effects) { store, state, action, effects in
             try ModelHandler.handle(1, store: store, state: &state.items, action.payload, action.error, effects)
         }
     }
@@ -33,7 +33,7 @@ final class StoreB: Store<Items>, DefaultInitializable, @unchecked Sendable {  /
 
 final class StoreC: Store<Items>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     override class var handlers: Handlers {
-        HandlerTable().on(.op, in: StoreC.self) { store, state, action, effects in
+        HandlerTable().on(.op, in: StoreC.self, with: .effects) { store, state, action, effects in
             try ModelHandler.handle(2, store: store, state: &state.items, action.payload, action.error, effects)
         }
     }
@@ -41,7 +41,7 @@ final class StoreC: Store<Items>, DefaultInitializable, @unchecked Sendable {  /
 
 final class StoreD: Store<OpaqueItems>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     override class var handlers: Handlers {
-        HandlerTable().on(.op, in: StoreD.self) { store, state, action, effects in
+        HandlerTable().on(.op, in: StoreD.self, with: .effects) { store, state, action, effects in
             try ModelHandler.handle(3, store: store, state: &state.items, action.payload, action.error, effects)
         }
     }
