@@ -12,8 +12,8 @@ struct ReadState: Codable, Sendable, Equatable {
 }
 
 extension ActionName where Payload == Int {
-    fileprivate static var publish: Self { "computedPublish" }
-    fileprivate static var markRead: Self { "computedMarkRead" }
+    static var publish: Self { "computedPublish" }
+    static var markRead: Self { "computedMarkRead" }
     fileprivate static var failAfterPublishing: Self { "computedFailAfterPublishing" }
     fileprivate static var readCount: Self { "computedReadCount" }
 }

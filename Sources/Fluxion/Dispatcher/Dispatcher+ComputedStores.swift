@@ -46,6 +46,49 @@ extension Dispatcher {
         computedFrom sources: repeat (each Source).Type,
         compute: @escaping @Sendable (repeat (each Source).State) throws -> State
     ) throws {
+        let computation = Self.computation(of: S.self, from: repeat each sources, compute: compute)
+        try registerComputed(S.self, tables: (S.handlers, HandlerTable()), computation: computation, prepare: nil)
+    }
+
+    /// Registers a computed store type whose state is also saved to an archive, for readers outside the app.
+    ///
+    /// ```swift
+    /// try dispatcher.register(
+    ///     UnreadCountStore.self, computedFrom: FeedStore.self, ReadStateStore.self,
+    ///     persistence: Persistence(storage: sharedStorage, key: "unreadCount")
+    /// ) { feed, read in feed.articles.count { !read.ids.contains($0.id) } }
+    /// ```
+    ///
+    /// The store is computed as ``register(_:computedFrom:compute:)`` says, and saved as any persisted
+    /// store is (see ``register(_:persistence:)``): once its state has been unchanged for the
+    /// configuration's ``Persistence/debounce``, and by ``flush()``. Its state when it is created is
+    /// saved too. The archive is written, never restored: the state is computed from the sources — from
+    /// their restored archives when they are persisted — so an archive left by an earlier version of
+    /// `compute` cannot bring a stale value back. Save it for a reader that has no dispatcher (a widget, a
+    /// notification badge in another process).
+    ///
+    /// - Throws: The errors of ``register(_:computedFrom:compute:)`` and ``register(_:persistence:)``.
+    @inlinable
+    public func register<State: Codable, S: Store<State> & DefaultInitializable, each Source: StoreProtocol>(
+        _ type: S.Type,
+        computedFrom sources: repeat (each Source).Type,
+        persistence: Persistence<State>,
+        compute: @escaping @Sendable (repeat (each Source).State) throws -> State
+    ) throws {
+        let computation = Self.computation(of: S.self, from: repeat each sources, compute: compute)
+        try register(type, persistence: persistence, restoring: false) { prepare in
+            try registerComputed(
+                S.self, tables: (S.handlers, HandlerTable()), computation: computation, prepare: prepare)
+        }
+    }
+
+    /// The computed store `S`'s sources, and the closures that make it and compute it anew from their stores.
+    @inlinable
+    static func computation<State, S: Store<State> & DefaultInitializable, each Source: StoreProtocol>(
+        of _: S.Type,
+        from sources: repeat (each Source).Type,
+        compute: @escaping @Sendable (repeat (each Source).State) throws -> State
+    ) -> Computation<S> {
         var sourceTypes: [any AnyObject.Type] = []
         for source in repeat each sources { sourceTypes.append(source) }
         // NB: inside a step, a source's `state` is the state the step makes; a new store starts from committed ones.
@@ -74,8 +117,7 @@ extension Dispatcher {
             store.currentState = try compute(repeat sourceState(of: each sources))
             return store
         }
-        try registerComputed(
-            S.self, tables: (S.handlers, HandlerTable()), sources: sourceTypes, make: make, apply: apply)
+        return Computation(sources: sourceTypes, make: make, apply: apply)
     }
 
     /// Registers the computed store type `S`, whose handler table (user code) is `tables.declared`;
@@ -84,10 +126,10 @@ extension Dispatcher {
     func registerComputed<State, S: Store<State>>(
         _ type: S.Type,
         tables: (declared: HandlerTable<State>, empty: HandlerTable<State>),
-        sources: [any AnyObject.Type],
-        make: @escaping @Sendable ([AnyObject]) throws -> S,
-        apply: @escaping @Sendable (AnyObject, [AnyObject]) -> HandlerOutcome
+        computation: Computation<S>,
+        prepare: (@Sendable (S) -> Void)?
     ) throws {
+        let (sources, make, apply) = (computation.sources, computation.make, computation.apply)
         guard tables.declared.handlers.isEmpty, tables.declared.fallback == nil else {
             throw FluxionError.computedStoreHandlesActions(typeName(S.self))
         }
@@ -108,7 +150,7 @@ extension Dispatcher {
         let creation: @Sendable (Dispatcher) throws -> S = { dispatcher in
             try make(sources.map { source in try dispatcher.source(source, of: S.self) })
         }
-        try register(type, sources: sources, make: creation, prepare: nil, computed: (computedTable, recompute))
+        try register(type, sources: sources, make: creation, prepare: prepare, computed: (computedTable, recompute))
     }
 
     /// Computes `store`'s state anew with `apply`, if a source of `sources` changed in the running step.
@@ -172,6 +214,23 @@ extension Dispatcher {
                 computation.untyped(store, AnyAction(name: AnyAction.mutationName))
             }
         }
+    }
+}
+
+/// What registers a computed store `S`: its source types, and the closures that make it and compute it anew
+/// from their stores (in the order of `sources`), made where the store is declared.
+@usableFromInline
+struct Computation<S: AnyObject>: Sendable {
+    @usableFromInline let sources: [any AnyObject.Type]
+    @usableFromInline let make: @Sendable ([AnyObject]) throws -> S
+    @usableFromInline let apply: @Sendable (AnyObject, [AnyObject]) -> HandlerOutcome
+
+    @usableFromInline
+    init(
+        sources: [any AnyObject.Type], make: @escaping @Sendable ([AnyObject]) throws -> S,
+        apply: @escaping @Sendable (AnyObject, [AnyObject]) -> HandlerOutcome
+    ) {
+        (self.sources, self.make, self.apply) = (sources, make, apply)
     }
 }
 

@@ -57,10 +57,13 @@ extension Dispatcher {
         }
     }
 
-    /// Reserves the archive's key, then calls `registering` with what restores and saves the new store.
+    /// Reserves the archive's key, then calls `registering` with what restores (unless not `restoring`)
+    /// and saves the new store.
+    @usableFromInline
     func register<State, S: Store<State>>(
         _ type: S.Type,
         persistence: Persistence<State>,
+        restoring: Bool = true,
         registering: (_ prepare: @escaping @Sendable (S) -> Void) throws -> Void
     ) throws {
         try persistence.validate()
@@ -68,7 +71,7 @@ extension Dispatcher {
         let id = ObjectIdentifier(S.self)
         let isNewKey = try center.reserve(persistence.key, for: id, named: typeName(S.self))
         do {
-            try registering { store in center.attach(persistence, to: store) }
+            try registering { store in center.attach(persistence, to: store, restoring: restoring) }
         } catch {
             if isNewKey { center.releaseKey(of: id) }
             throw error

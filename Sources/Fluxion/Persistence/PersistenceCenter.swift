@@ -33,15 +33,18 @@ final class PersistenceCenter: @unchecked Sendable {  // `archivers` and `keys` 
         lock.withLock { keys = keys.filter { $0.value != type } }
     }
 
-    /// Restores `store`'s archive into it and starts saving its changes; called before the store is published.
-    func attach<State>(_ persistence: Persistence<State>, to store: Store<State>) {
+    /// Restores `store`'s archive into it (or, not `restoring`, saves its state as it is) and starts saving its
+    /// changes; called before the store is published.
+    func attach<State>(_ persistence: Persistence<State>, to store: Store<State>, restoring: Bool = true) {
         // NB: an earlier store of this key (unregistered, then registered again) saves first,
         // so the new store restores its last state.
         for archiver in allArchivers where archiver.key == persistence.key {
             archiver.writePending()
         }
         let archiver = Archiver(persistence, reporter: reporter) { [weak store] in store?.state }
-        if let state = archiver.restore() {
+        if !restoring {
+            archiver.scheduleSaveOfCurrentState()  // NB: a computed store: its archive is for readers outside
+        } else if let state = archiver.restore() {
             store.replaceStateBeforePublication(with: state)
         }
         // NB: an action whose handler threw is no change: only committed states reach the archiver; nor
