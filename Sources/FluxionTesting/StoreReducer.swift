@@ -33,8 +33,8 @@ public struct StoreReducer<State: Sendable, S: Store<State>> {
     ///
     /// ```swift
     /// var state = Counter(count: 1)
-    /// let handled = try reducer.reduce(&state, AnyAction(name: "add", payload: 2))
-    /// #expect(handled && state.count == 3)
+    /// let handled = try reducer.reduce(&state, AnyAction(name: "somethingElse", payload: 2))
+    /// #expect(!handled && state.count == 1)  // no handler takes it: the state is left alone
     /// ```
     ///
     /// - Parameters:
