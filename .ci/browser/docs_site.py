@@ -7,6 +7,7 @@ import importlib.util
 import json
 import pathlib
 import re
+import sys
 import threading
 
 from cdp import Browser
@@ -27,6 +28,13 @@ doc_comments.loader.exec_module(doc_comments_module)
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # A request the browser dropped (a page left while it loaded) is no error of the site's.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 def catalog_of(module):
@@ -83,7 +91,7 @@ def symbol_pages(site, module):
 
 
 def check_docs(site, graphs, modules, every_symbol, check):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=site))
+    server = QuietServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=site))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
     hashed, linked = [], set()
