@@ -5,24 +5,25 @@ usage:
       PAGE is `todo history SESSION --html PAGE`; EMPTY the page of a journal with no step.
   checks.py large PAGE.html
       PAGE holds a journal of 100,000 steps: it loads, scrolls and searches in time; the times are logged.
-  checks.py docs SITE CATALOG
-      SITE is the docs site (`.ci/docs-site`), CATALOG the DocC catalog it was built from.
+  checks.py docs SITE GRAPHS MODULE... [--every-symbol MODULE]...
+      SITE is the docs site (`.ci/docs-site`), GRAPHS the folder of its modules' symbol graphs, one folder per
+      module (.build-docs/sg-by-module); each MODULE's catalog is Sources/MODULE/MODULE.docc. The landing page
+      links each module; each module's articles are reachable; each public symbol of a module named with
+      --every-symbol has a page that shows its doc comment and its example.
 
 Each check prints what it found; the first that fails ends the run with status 1.
 """
 
-import functools
-import http.server
 import json
 import os
 import pathlib
 import re
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from cdp import Browser, CheckFailed  # noqa: E402
+from docs_site import check_docs  # noqa: E402
 
 READY = 'document.body.dataset.state === "ready"'
 passed = 0
@@ -215,70 +216,6 @@ def check_large(page):
         check(not browser.errors, "no console errors", browser.errors)
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def articles_of(catalog):
-    """The catalog's articles: name → title (symbol extension files and the landing page left out)."""
-    articles = {}
-    for path in sorted(pathlib.Path(catalog).glob("*.md")):
-        title = path.read_text(encoding="utf-8").splitlines()[0].lstrip("# ").strip()
-        if not title.startswith("``"):
-            articles[path.stem] = title
-    return articles
-
-
-def check_docs(site, catalog):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=site))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    articles = articles_of(catalog)
-    heading = 'document.querySelector("main h1")?.textContent.trim()'
-    try:
-        with Browser() as browser:
-            print(f"docs site: {site} on {base} ({len(articles)} articles)")
-            browser.navigate(f"{base}/documentation/fluxion/gettingstarted", heading)
-            title = browser.evaluate(heading)
-            check(title == articles["GettingStarted"], "Getting Started renders its title", title)
-            source = (pathlib.Path(catalog) / "GettingStarted.md").read_text(encoding="utf-8")
-            first_code = re.search(r"```swift\n(.*?)\n```", source, re.S).group(1).splitlines()[0].strip()
-            code = browser.evaluate('[...document.querySelectorAll("pre code")].map((c) => c.textContent).join("\\n")')
-            check(first_code in code, f"and its code (“{first_code}”)")
-
-            # Every article is reachable from the landing page: its links, and the links of the pages they lead to.
-            landing = "/documentation/fluxion"
-            links = 'JSON.stringify([...document.querySelectorAll("main a[href]")].map((a) => a.pathname))'
-            seen, queue, reached, hashed = {landing}, [landing], {}, []
-            hashes = r"/\)-[0-9a-z]{4,6}\b|-swift\.[a-z]+/"
-            while queue:
-                path = queue.pop(0)
-                browser.navigate(base + path, heading)
-                title = browser.evaluate(heading)
-                name = path.rsplit("/", 1)[-1]
-                reached[name] = title
-                # Prose shows symbol names without DocC's disambiguation hashes (`flush()-63ols`).
-                hashed += [f"{name}: {text}" for text in browser.evaluate(f"""[...document.querySelectorAll(
-                    "main a, main code")].map((e) => e.textContent).filter((t) => {hashes}.test(t))""")]
-                for link in json.loads(browser.evaluate(links)):
-                    link = link.rstrip("/").lower()
-                    target = link.rsplit("/", 1)[-1]
-                    if link.startswith(landing + "/") and link.count("/") == 3 and link not in seen \
-                            and target in {a.lower() for a in articles}:
-                        seen.add(link)
-                        queue.append(link)
-            direct = len(seen) - 1
-            for name, title in articles.items():
-                check(reached.get(name.lower()) == title, f"{name} is reachable and renders its title",
-                      reached.get(name.lower()))
-            check(not hashed, "no link or code in them shows a disambiguation hash", hashed)
-            print(f"  ({direct} article pages visited)")
-            check(not browser.errors, "no console errors", browser.errors)
-    finally:
-        server.shutdown()
-
-
 def main():
     started = time.monotonic()
     command, arguments = sys.argv[1], sys.argv[2:]
@@ -288,7 +225,9 @@ def main():
         elif command == "large":
             check_large(arguments[0])
         elif command == "docs":
-            check_docs(arguments[0], arguments[1])
+            every_symbol = [m for flag, m in zip(arguments, arguments[1:]) if flag == "--every-symbol"]
+            modules = [m for m in arguments[2:] if m != "--every-symbol" and m not in every_symbol] + every_symbol
+            check_docs(arguments[0], arguments[1], sorted(set(modules), key=modules.index), every_symbol, check)
         else:
             raise SystemExit(__doc__)
     except CheckFailed as failure:

@@ -16,6 +16,23 @@ public struct StateExpectation {
     private(set) var unknown: [String] = []
 
     /// Says what the state of a store of this type must become: `change` applied to its state as last asserted.
+    ///
+    /// ```swift
+    /// try test.dispatch(.add, payload: 2) {
+    ///     $0.modify(CounterStore.self) { $0.count = 2 }
+    ///     $0.modify(LogStore.self) { $0.lines.append("add 2") }
+    /// }
+    /// ```
+    ///
+    /// Call it once for each store the action changes; a store the
+    /// expectation does not name must keep its state (unless the test
+    /// dispatcher's ``TestDispatcher/Exhaustivity`` is ``TestDispatcher/Exhaustivity/off``).
+    /// Naming a store type the test dispatcher does not track fails the test.
+    ///
+    /// - Parameters:
+    ///   - type: The store type, as registered.
+    ///   - change: Changes the store's state as last asserted into the state it must have now.
+    /// - Throws: What `change` throws.
     public mutating func modify<State: Sendable & Equatable, S: Store<State>>(
         _ type: S.Type,
         _ change: (inout State) throws -> Void

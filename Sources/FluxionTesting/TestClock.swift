@@ -39,19 +39,47 @@ import Fluxion
 ///   child has finished.
 ///
 /// Its ``persistenceScheduler`` puts persistence on the same time: pass it as
-/// ``Persistence/scheduler`` and a debounced save runs, on the advancing
+/// ``/Fluxion/Persistence/scheduler`` and a debounced save runs, on the advancing
 /// thread, when time passes its deadline.
 public final class TestClock: Clock, Sendable {
     /// A point in a test clock's time: how long after the clock's start.
+    ///
+    /// ```swift
+    /// await test.clock.advance(by: .seconds(3))
+    /// #expect(test.clock.now == TestClock.Instant(offset: .seconds(3)))
+    /// ```
     public struct Instant: InstantProtocol, Sendable {
         /// The time since the clock's start.
         public let offset: Duration
 
         /// The instant `offset` after the clock's start.
+        ///
+        /// ```swift
+        /// #expect(TestClock().now == TestClock.Instant(offset: .zero))
+        /// ```
         public init(offset: Duration) { self.offset = offset }
 
+        /// The instant `duration` after this one.
+        ///
+        /// ```swift
+        /// let deadline = clock.now.advanced(by: .seconds(2))
+        /// ```
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+
+        /// The time from this instant to `other`; negative when `other` comes first.
+        ///
+        /// ```swift
+        /// let start = clock.now
+        /// await clock.advance(by: .milliseconds(300))
+        /// #expect(start.duration(to: clock.now) == .milliseconds(300))
+        /// ```
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+
+        /// Whether `lhs` comes before `rhs`.
+        ///
+        /// ```swift
+        /// #expect(TestClock.Instant(offset: .seconds(1)) < TestClock.Instant(offset: .seconds(2)))
+        /// ```
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
@@ -63,6 +91,16 @@ public final class TestClock: Clock, Sendable {
     private let settled: (@Sendable (TestClock, ContinuousClock.Instant) async -> String?)?
 
     /// Creates a clock at ``Instant/offset`` zero, not tied to a dispatcher.
+    ///
+    /// Its ``advance(by:timeout:fileID:filePath:line:column:)`` wakes what is
+    /// due and only yields between steps: it waits for no task to settle. In a
+    /// test of stores, use the ``TestDispatcher/clock`` of a ``TestDispatcher``
+    /// instead.
+    ///
+    /// ```swift
+    /// let clock = TestClock()
+    /// let persistence = Persistence<Notes>(storage: storage, key: "notes", scheduler: clock.persistenceScheduler)
+    /// ```
     public convenience init() {
         self.init(changed: Signal(), settled: nil)
     }
@@ -74,8 +112,11 @@ public final class TestClock: Clock, Sendable {
         self.settled = settled
     }
 
+    /// The clock's time: its start, moved on only by ``advance(by:timeout:fileID:filePath:line:column:)``
+    /// and ``run(timeout:fileID:filePath:line:column:)``.
     public var now: Instant { timeline.withLock { $0.now } }
 
+    /// Zero: the clock wakes each sleep at its deadline exactly.
     public var minimumResolution: Duration { .zero }
 
     /// How many sleeps and scheduled saves wait for time to pass.
@@ -83,6 +124,18 @@ public final class TestClock: Clock, Sendable {
 
     /// Suspends until a test advances the clock to `deadline`.
     ///
+    /// The code under test calls it, through the `any Clock<Duration>` it was
+    /// given; `sleep(for:)` comes here too:
+    ///
+    /// ```swift
+    /// try await clock.sleep(until: clock.now.advanced(by: .milliseconds(300)))
+    /// ```
+    ///
+    /// A deadline already reached returns at once.
+    ///
+    /// - Parameters:
+    ///   - deadline: The instant to wake at.
+    ///   - tolerance: Not used: the clock wakes the sleep at `deadline` exactly.
     /// - Throws: `CancellationError` when the task is cancelled first; it then
     ///   stops waiting at once.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
@@ -101,6 +154,9 @@ public final class TestClock: Clock, Sendable {
     }
 
     /// A persistence scheduler on this clock's time: saves run when a test advances the clock past them.
+    ///
+    /// Pass it as ``/Fluxion/Persistence/scheduler``; a debounced save then
+    /// runs on the advancing thread when time passes its deadline.
     public var persistenceScheduler: any PersistenceScheduler { Scheduler(clock: self) }
 
     private struct Scheduler: PersistenceScheduler {
@@ -129,6 +185,20 @@ public final class TestClock: Clock, Sendable {
     /// tasks do not settle within `timeout`: a task that waits for something
     /// else, or loops without sleeping on this clock, cannot be made
     /// deterministic by a clock.
+    ///
+    /// ```swift
+    /// try test.dispatch(.search, payload: "mi") { $0.modify(SearchStore.self) { $0.query = "mi" } }
+    /// await test.clock.advance(by: .milliseconds(300))  // the debounce ends: the search runs
+    /// try await test.receive(.resultsLoaded) { $0.modify(SearchStore.self) { $0.results = ["milk", "mint"] } }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - duration: How far to move time; a negative duration moves it not at all.
+    ///   - timeout: How long the tasks may take to settle, in real time; 30 seconds by default.
+    ///   - fileID: The file a failure is reported in; the caller's by default.
+    ///   - filePath: The path of that file; the caller's by default.
+    ///   - line: The line a failure is reported at; the caller's by default.
+    ///   - column: The column a failure is reported at; the caller's by default.
     public func advance(
         by duration: Duration,
         timeout: Duration = .seconds(30),
@@ -158,6 +228,20 @@ public final class TestClock: Clock, Sendable {
     /// at each, and time stops at the last deadline something was woken at: a
     /// timeout that a response cancelled does not move it. Fails the test when
     /// something still waits after `timeout`, as a timer that never stops does.
+    ///
+    /// ```swift
+    /// try test.dispatch(.search, payload: "b") { $0.modify(SearchStore.self) { $0.query = "b" } }
+    /// await test.clock.run()
+    /// try await test.receive(.resultsLoaded) { $0.modify(SearchStore.self) { $0.results = ["bread"] } }
+    /// #expect(test.clock.now.offset == .milliseconds(300))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - timeout: How long, in real time, until nothing waits on the clock; 30 seconds by default.
+    ///   - fileID: The file a failure is reported in; the caller's by default.
+    ///   - filePath: The path of that file; the caller's by default.
+    ///   - line: The line a failure is reported at; the caller's by default.
+    ///   - column: The column a failure is reported at; the caller's by default.
     public func run(
         timeout: Duration = .seconds(30),
         fileID: StaticString = #fileID,

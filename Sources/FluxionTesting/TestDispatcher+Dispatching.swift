@@ -23,7 +23,7 @@ extension TestDispatcher {
     /// }
     /// ```
     ///
-    /// - Throws: What ``Dispatcher/dispatch(_:payload:error:)`` throws, after
+    /// - Throws: What ``/Fluxion/Dispatcher/dispatch(_:payload:error:)`` throws, after
     ///   the check; or what `expected` throws.
     public func dispatch<Payload>(
         _ name: ActionName<Payload>,
@@ -87,7 +87,7 @@ extension TestDispatcher {
     /// A batch that throws changed nothing: `expected` is checked against the
     /// stores as they were, before the error is rethrown.
     ///
-    /// - Throws: What ``Dispatcher/batch(_:)`` throws, after the check; or what `expected` throws.
+    /// - Throws: What ``/Fluxion/Dispatcher/batch(_:)`` throws, after the check; or what `expected` throws.
     @discardableResult
     public func batch<Value>(
         _ body: (DispatchBatch) throws -> Value,

@@ -27,7 +27,8 @@ extension TestDispatcher {
         try await receive(name, described: name, matching: { _ in true }, timeout: timeout, at: site, expected)
     }
 
-    /// Waits for a typed action to reach the stores; see ``receive(_:timeout:fileID:filePath:line:column:_:)``.
+    /// Waits for a typed action to reach the stores; see
+    /// ``receive(_:timeout:fileID:filePath:line:column:_:)-(String,_,_,_,_,_,_)``.
     ///
     /// ```swift
     /// try await test.receive(.searchFinished) { $0.modify(SearchStore.self) { $0.results = ["milk"] } }
@@ -62,8 +63,16 @@ extension TestDispatcher {
     /// one received; the states are then not checked.
     ///
     /// - Parameters:
+    ///   - name: The action's name.
     ///   - payload: The payload the action must carry, compared with `==`.
     ///   - error: The error the action must carry, compared with `==`; `nil` for none.
+    ///   - timeout: How long to wait for the action, in real time; 30 seconds by default.
+    ///   - fileID: The file a failure is reported in; the caller's by default.
+    ///   - filePath: The path of that file; the caller's by default.
+    ///   - line: The line a failure is reported at; the caller's by default.
+    ///   - column: The column a failure is reported at; the caller's by default.
+    ///   - expected: Changes the states as last asserted into the states the stores must have after the
+    ///     action; `nil` when it changes none.
     public func receive<Payload: Equatable>(
         _ name: ActionName<Payload>,
         payload: Payload,
@@ -101,7 +110,16 @@ extension TestDispatcher {
     /// the one received; the states are then not checked. To check a payload
     /// too, use ``receive(_:payload:error:timeout:fileID:filePath:line:column:_:)``.
     ///
-    /// - Parameter error: The error the action must carry, compared with `==`.
+    /// - Parameters:
+    ///   - name: The action's name.
+    ///   - error: The error the action must carry, compared with `==`.
+    ///   - timeout: How long to wait for the action, in real time; 30 seconds by default.
+    ///   - fileID: The file a failure is reported in; the caller's by default.
+    ///   - filePath: The path of that file; the caller's by default.
+    ///   - line: The line a failure is reported at; the caller's by default.
+    ///   - column: The column a failure is reported at; the caller's by default.
+    ///   - expected: Changes the states as last asserted into the states the stores must have after the
+    ///     action; `nil` when it changes none.
     public func receive<Payload>(
         _ name: ActionName<Payload>,
         error: any Error & Equatable,

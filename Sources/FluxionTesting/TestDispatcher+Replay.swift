@@ -14,7 +14,7 @@ extension TestDispatcher {
     /// }
     /// ```
     ///
-    /// The replay is ``Journal/replay(contentsOf:into:skippingErrors:)``: each
+    /// The replay is ``/Fluxion/Journal/replay(contentsOf:into:skippingErrors:)``: each
     /// step is dispatched again, in order, and no effect or task runs (what the
     /// recorded effects dispatched replays from the journal's own lines). Where
     /// every state matches, the test passes silently. Otherwise it fails once,
@@ -26,8 +26,12 @@ extension TestDispatcher {
     /// - Parameters:
     ///   - url: The journal file.
     ///   - dispatcher: A fresh dispatcher with the recording's store types registered, as your app builds it.
-    /// - Returns: The replay's report, to check more (``ReplayReport/unfinishedEffects``, say).
-    /// - Throws: ``JournalError`` when the file cannot be read or replayed: a corrupt line, an action no
+    ///   - fileID: The file a failure is reported in; the caller's by default.
+    ///   - filePath: The path of that file; the caller's by default.
+    ///   - line: The line a failure is reported at; the caller's by default.
+    ///   - column: The column a failure is reported at; the caller's by default.
+    /// - Returns: The replay's report, to check more (``/Fluxion/ReplayReport/unfinishedEffects``, say).
+    /// - Throws: ``/Fluxion/JournalError`` when the file cannot be read or replayed: a corrupt line, an action no
     ///   store handles, a store not registered, a payload or state that no longer decodes.
     @discardableResult
     public static func replay(

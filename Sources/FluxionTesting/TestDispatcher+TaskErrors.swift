@@ -12,15 +12,15 @@ extension TestDispatcher {
     /// await test.finish()
     /// ```
     ///
-    /// A test dispatcher hears every ``TaskError`` through the dispatcher's
-    /// ``Dispatcher/onTaskError``, which it sets when it is created (replace
+    /// A test dispatcher hears every ``/Fluxion/TaskError`` through the dispatcher's
+    /// ``/Fluxion/Dispatcher/onTaskError``, which it sets when it is created (replace
     /// the hook and the test no longer hears them): what a task threw, a
     /// dispatch refused because its task was cancelled, a dispatch dropped by
     /// a journal. Each must be received, in the order they came, or
     /// ``finish(timeout:fileID:filePath:line:column:)`` fails the test for it,
     /// with ``Exhaustivity/off`` too. Task errors come apart from actions, so
     /// dispatching and receiving actions while some wait is not a failure;
-    /// a ``receive(_:timeout:fileID:filePath:line:column:_:)`` that times out
+    /// a ``receive(_:timeout:fileID:filePath:line:column:_:)-(ActionName<Payload>,_,_,_,_,_,_)`` that times out
     /// lists them.
     ///
     /// It fails the test if none comes within `timeout`; an error of another
@@ -29,6 +29,11 @@ extension TestDispatcher {
     /// - Parameters:
     ///   - id: The id the task was started under; `nil` for any task.
     ///   - kind: What happened; `nil` for any kind.
+    ///   - timeout: How long to wait for the error, in real time; 30 seconds by default.
+    ///   - fileID: The file a failure is reported in; the caller's by default.
+    ///   - filePath: The path of that file; the caller's by default.
+    ///   - line: The line a failure is reported at; the caller's by default.
+    ///   - column: The column a failure is reported at; the caller's by default.
     ///   - body: Runs on the error when it is the one expected: `#expect` what else matters.
     /// - Throws: What `body` throws.
     public func receiveTaskError(

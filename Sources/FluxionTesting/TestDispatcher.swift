@@ -28,7 +28,7 @@ import Fluxion
 ///
 /// Actions that reach the stores after the one dispatched — queued by
 /// handlers, observers or middleware, or dispatched by tasks — must be
-/// asserted in order with ``receive(_:timeout:fileID:filePath:line:column:_:)``,
+/// asserted in order with ``receive(_:timeout:fileID:filePath:line:column:_:)-(ActionName<Payload>,_,_,_,_,_,_)``,
 /// which can check the payload and the error they carry as well:
 ///
 /// ```swift
@@ -37,7 +37,7 @@ import Fluxion
 /// }
 /// ```
 ///
-/// The errors of the tasks ``dispatcher`` tracks (a ``TaskError`` each: what
+/// The errors of the tasks ``dispatcher`` tracks (a ``/Fluxion/TaskError`` each: what
 /// a task threw, or a dispatch of its that was refused or dropped) must be
 /// received too, with ``receiveTaskError(id:kind:timeout:fileID:filePath:line:column:_:)``:
 ///
@@ -59,6 +59,14 @@ import Fluxion
 /// running, through XCTest otherwise.
 public final class TestDispatcher: Sendable {
     /// How much a ``TestDispatcher`` checks.
+    ///
+    /// ```swift
+    /// let test = TestDispatcher(exhaustivity: .off)
+    /// try test.register(CounterStore.self)
+    /// try test.register(LogStore.self)
+    ///
+    /// try test.dispatch(.add, payload: 2) { $0.modify(CounterStore.self) { $0.count = 2 } }  // LogStore not checked
+    /// ```
     public enum Exhaustivity: Sendable {
         /// Every tracked store after every action, and every action.
         case on
@@ -83,6 +91,22 @@ public final class TestDispatcher: Sendable {
     /// Pass the dispatcher your app builds (its stores registered, its
     /// dependencies injected) and ``track(_:)`` the stores it registered;
     /// from then on every action that reaches them is recorded.
+    ///
+    /// ```swift
+    /// let test = TestDispatcher()  // a new dispatcher: register the stores under test
+    ///
+    /// let app = try TodoApp(storage: InMemoryStateStorage(), key: "todos")
+    /// let wired = TestDispatcher(app.dispatcher)  // your app's dispatcher, as it builds it
+    /// try wired.track(TodoStore.self)
+    /// ```
+    ///
+    /// It adds a middleware to `dispatcher` that records each action, and
+    /// sets its ``/Fluxion/Dispatcher/onTaskError`` to record task errors:
+    /// replace neither. Its ``clock`` starts the tasks `dispatcher` runs.
+    ///
+    /// - Parameters:
+    ///   - dispatcher: The dispatcher under test; a new one by default.
+    ///   - exhaustivity: How much to check; ``Exhaustivity/on`` by default.
     public init(_ dispatcher: Dispatcher = Dispatcher(), exhaustivity: Exhaustivity = .on) {
         self.exhaustivity = exhaustivity
         self.dispatcher = dispatcher
@@ -92,6 +116,16 @@ public final class TestDispatcher: Sendable {
     }
 
     /// Registers a store type created with `init()`, its state seeded with `initialState` if given, and tracks it.
+    ///
+    /// ```swift
+    /// try test.register(TodoStore.self)
+    /// try test.register(StatsStore.self, initialState: Stats(total: 0))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The store type, `DefaultInitializable`.
+    ///   - initialState: The state the store starts with; `nil` for the one its `init()` gives it.
+    /// - Throws: What ``/Fluxion/Dispatcher/register(_:initialState:)`` throws: a type registered already, say.
     public func register<State: Sendable & Equatable, S: Store<State> & DefaultInitializable>(
         _ type: S.Type,
         initialState: State? = nil
@@ -113,6 +147,16 @@ public final class TestDispatcher: Sendable {
     {}
 
     /// Registers a store type created with `factory`, its state seeded with `initialState` if given, and tracks it.
+    ///
+    /// ```swift
+    /// try test.register(SearchStore.self) { SearchStore(clock: test.clock) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The store type.
+    ///   - initialState: The state the store starts with; `nil` for the one `factory` gives it.
+    ///   - factory: Creates the store, with the test doubles it needs (``clock``, say).
+    /// - Throws: What ``/Fluxion/Dispatcher/register(_:factory:)`` throws: a type registered already, say.
     public func register<State: Sendable & Equatable, S: Store<State>>(
         _ type: S.Type,
         initialState: State? = nil,
@@ -128,7 +172,13 @@ public final class TestDispatcher: Sendable {
 
     /// Checks a store type registered on ``dispatcher`` by other code (your app's setup), from its state now.
     ///
-    /// - Throws: ``FluxionError/storeNotRegistered(_:waitingStore:action:)`` for a type that is not registered.
+    /// ```swift
+    /// let test = TestDispatcher(app.dispatcher)
+    /// try test.track(TodoStore.self)
+    /// try test.track(StatsStore.self)
+    /// ```
+    ///
+    /// - Throws: ``/Fluxion/FluxionError/storeNotRegistered(_:waitingStore:action:)`` for a type that is not registered.
     public func track<State: Sendable & Equatable, S: Store<State>>(_ type: S.Type) throws {
         let store = try dispatcher.store(type)
         log.track(
@@ -147,6 +197,13 @@ public final class TestDispatcher: Sendable {
     /// }
     /// await test.finish()
     /// ```
+    ///
+    /// - Parameters:
+    ///   - timeout: How long the dispatcher's tasks may take to end, in real time; 30 seconds by default.
+    ///   - fileID: The file a failure is reported in; the caller's by default.
+    ///   - filePath: The path of that file; the caller's by default.
+    ///   - line: The line a failure is reported at; the caller's by default.
+    ///   - column: The column a failure is reported at; the caller's by default.
     public func finish(
         timeout: Duration = .seconds(30),
         fileID: StaticString = #fileID,
