@@ -44,6 +44,7 @@ public struct TaskError: Error, Sendable, CustomStringConvertible {
         (taskID as? ID) == id
     }
 
+    /// The error in one line: the task's id and kind, and what went wrong.
     public var description: String {
         let task = taskID.map { "task \"\($0)\"" } ?? "a task"
         switch kind {

@@ -28,8 +28,10 @@ public struct LoggingMiddleware: Middleware {
         self.write = write
     }
 
+    /// `true`: the logger prints the changes each action made.
     public var observesChanges: Bool { true }
 
+    /// Prints the action, passes it on, then prints each store's change as a field-by-field diff.
     public func dispatch(_ action: AnyAction, next: MiddlewareNext) throws -> [AnyStoreChange] {
         write("▶ \(Self.summary(of: action))")
         let changes: [AnyStoreChange]
@@ -43,6 +45,7 @@ public struct LoggingMiddleware: Middleware {
         return changes
     }
 
+    /// Prints the batch, then each change its steps made to a store, as a field-by-field diff.
     public func batchCommitted(_ batch: AnyAction, changes: [AnyStoreChange]) {
         let count = batch.payload(as: [AnyAction].self)?.count ?? 0
         write("✓ batch of \(count) action\(count == 1 ? "" : "s")")

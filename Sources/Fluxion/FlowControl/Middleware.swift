@@ -55,8 +55,10 @@ public protocol Middleware: Sendable {
 }
 
 extension Middleware {
+    /// `false`: a middleware hears of changes only when it says it observes them.
     public var observesChanges: Bool { false }
 
+    /// Does nothing: a middleware that observes changes implements it to hear a batch's changes.
     public func batchCommitted(_ batch: AnyAction, changes: [AnyStoreChange]) {}
 }
 

@@ -55,6 +55,7 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// time; once that one has stopped (``Journal/stop()``, or it was let go), another may attach.
     case alreadyRecorded(by: String?)
 
+    /// What went wrong, naming the file, step or call at fault.
     public var description: String {
         switch self {
         case .unreadableFile(let path, let reason):

@@ -13,6 +13,7 @@ extension JournalRecord {
         /// step `step` started.
         case effect(String, step: Int?)
 
+        /// The cause in words: `user`, `follow-up of #3`, `effect "search" of #5`.
         public var description: String {
             switch self {
             case .outside: "outside"
@@ -37,6 +38,7 @@ extension JournalRecord {
             /// It was cancelled.
             case cancelled
 
+            /// `finished`, `failed: …` or `cancelled`.
             public var description: String {
                 switch self {
                 case .finished: "finished"

@@ -12,7 +12,9 @@ import Foundation
 public struct JournalRecord: Sendable, CustomStringConvertible {
     /// One store's change: the store type's name and the field-by-field diff, `path: old → new`.
     public struct Change: Sendable, Equatable {
+        /// The name of the store type that changed.
         public let store: String
+        /// The field-by-field diff, one `path: old → new` per line.
         public let diff: [String]
     }
 
@@ -49,6 +51,7 @@ public struct JournalRecord: Sendable, CustomStringConvertible {
     /// The effects it started, in the order asked for, with when and how each ended.
     public internal(set) var effects: [Effect]
 
+    /// The step as text: its number, action, error and cause, then a line for each field it changed and each effect.
     public var description: String {
         guard name != AnyAction.travelName else { return "— \(action); the steps after it were dropped" }
         let error = error.map { " ! \($0)" } ?? ""

@@ -24,6 +24,7 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
             (self.store, self.diff) = (store, diff)
         }
 
+        /// The mismatch in words: the step, its action, the store and the fields that differ.
         public var description: String {
             let cause = cause == .outside ? "" : ", \(cause)"
             return
@@ -65,6 +66,7 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
     /// state a step changed could be compared (``incomparableStores`` is empty).
     public var allMatched: Bool { mismatch == nil && incomparableStores.isEmpty }
 
+    /// The report in words: how many steps replayed, and the first mismatch with its diff, if any.
     public var description: String {
         let matched =
             incomparableStores.isEmpty ? " All states matched the recording." : " The states compared matched."

@@ -49,6 +49,7 @@ public struct SlowActionReport: Sendable, CustomStringConvertible {
         self.parts = parts
     }
 
+    /// The report in one line: the action, how long it took, and the slowest handlers.
     public var description: String {
         let kind = action.kind == .batch ? "batch" : "action"
         var lines = [

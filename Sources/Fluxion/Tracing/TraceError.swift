@@ -6,6 +6,7 @@ public enum TraceError: Error, Equatable, CustomStringConvertible {
     /// The file cannot be written.
     case unwritableFile(path: String, reason: String)
 
+    /// What went wrong, naming the file.
     public var description: String {
         switch self {
         case .notReplaceable(let path, let reason):
