@@ -20,7 +20,8 @@ let package = Package(
         .target(name: "TodoCore", dependencies: ["Fluxion"], path: "Example/TodoCore"),
         // ...and the thin `todo` executable: the terminal, the interactive loop, exit statuses.
         .executableTarget(name: "TodoCLI", dependencies: ["TodoCore", "Fluxion"], path: "Example/TodoCLI"),
-        .executableTarget(name: "FluxionBenchmarks", dependencies: ["Fluxion", "CHeapUsage"]),
+        // Its README is the engineering log of the figures (the user's side is the DocC article "Performance").
+        .executableTarget(name: "FluxionBenchmarks", dependencies: ["Fluxion", "CHeapUsage"], exclude: ["README.md"]),
         .target(name: "CHeapUsage"),
         // Killed mid-write by the crash-safety test; a dependency of the tests so that it is built with them.
         .executableTarget(name: "FluxionCrashWriter", dependencies: ["Fluxion"]),

@@ -41,7 +41,7 @@ import Observation
 // once the tracked code has returned): that window is Observation's own, the
 // same for any `Observable`. What Fluxion keeps is the key path held across
 // it, so the change after it is told. A flag set by the read and cleared by
-// the first tell (the shortcut in the Performance article) would be cleared
+// the first tell (the shortcut in the benchmarks' log, "Observation by value") would be cleared
 // by the tell nobody heard, and the next change would never be told.
 extension Store {
     /// A value of the state, read so that Observation tracks this value alone.
