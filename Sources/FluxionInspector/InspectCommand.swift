@@ -54,7 +54,7 @@ package struct InspectCommand: Equatable, Sendable {
             case "--summary":
                 printsSummary = true
             case "--html":
-                guard let page = arguments.popFirst(), !page.hasPrefix("-") || page == "-" else {
+                guard let page = arguments.popFirst(), !page.hasPrefix("-") else {
                     throw UsageError(message: "--html needs the path of the page to write")
                 }
                 guard pagePath == nil else { throw UsageError(message: "--html is given twice") }
