@@ -57,7 +57,8 @@ def abstract_of(module):
     if not landing.exists():
         return ""
     lines = landing.read_text(encoding="utf-8").splitlines()[1:]
-    return " ".join(next(p for p in "\n".join(lines).split("\n\n") if p.strip()).split())
+    # NB: as the page shows it: code voice without its backticks.
+    return " ".join(next(p for p in "\n".join(lines).split("\n\n") if p.strip()).replace("`", "").split())
 
 
 def plain(text):

@@ -2,33 +2,9 @@ import Fluxion
 import Foundation
 import Testing
 
-/// The code of "Inspecting a Session", run.
+/// The trace code of "Inspecting a Session", run; its viewer code is run by FluxionInspectorTests.
 @Suite struct InspectingASessionArticleTests {
     private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString)")
-
-    @Test func theArticleExamplesRun() throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let sessionURL = folder.appendingPathComponent("session.jsonl")
-        let pageURL = folder.appendingPathComponent("session.html")
-        let dispatcher = Dispatcher()
-        try dispatcher.register(ShelfStore.self)
-        do {
-            // article-memory-begin
-            let journal = try Journal(recording: dispatcher, writingTo: sessionURL)
-            try dispatcher.dispatch(.shelve, payload: "Dune")
-            try journal.writeViewer(to: pageURL)  // the steps so far
-            // article-memory-end
-            journal.stop()
-            #expect(try String(contentsOf: pageURL, encoding: .utf8).contains(#""payload":"Dune""#))
-        }
-        // article-file-begin
-        try Journal.writeViewer(contentsOf: sessionURL, to: pageURL)  // a file recorded earlier
-        let html = try Journal.viewer(contentsOf: sessionURL)  // the same page, as text
-        // article-file-end
-        #expect(try String(contentsOf: pageURL, encoding: .utf8) == html)
-        #expect(html.contains(#""payload":"Dune""#))
-    }
 
     @Test func theTraceExamplesRun() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -64,7 +40,7 @@ import Testing
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Sources/Fluxion/Fluxion.docc/InspectingASession.md"),
             encoding: .utf8)
-        for marker in ["memory", "file", "trace", "slow"] {
+        for marker in ["trace", "slow"] {
             let snippet = try #require(
                 source.components(separatedBy: "// article-\(marker)-begin\n").last?
                     .components(separatedBy: "// article-\(marker)-end").first)

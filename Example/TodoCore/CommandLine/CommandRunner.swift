@@ -1,4 +1,5 @@
 import Fluxion
+import FluxionInspector
 import Foundation
 
 /// Runs commands against the app: dispatches the actions, or reads what a query asks for.

@@ -1,5 +1,6 @@
 import Foundation
 
+/// The name of the notification Fluxion posts when a store changes.
 extension Notification.Name {
     /// Posted after a store changes, by a store or dispatcher that was asked to post notifications.
     ///
