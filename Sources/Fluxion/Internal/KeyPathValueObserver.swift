@@ -9,6 +9,7 @@
 /// cost a metadata look-up, about 330 instructions. W12k: 7,130 → 4,134 instructions a dispatch
 /// (callgrind), 1.23 × W12n's. The kept value is the dispatch turn holder's, as a reader's (see `ChangeReader`).
 class KeyPathValueObserver<State: Sendable, Value: Equatable & Sendable>: Observer<State>, @unchecked Sendable {
+    // NB: `kept`, `keptSerial` and `isWatching` are the dispatch turn holder's; no lock guards them.
     let keyPath: KeyPath<State, Value>
     /// Where the value sits in `State`, when the path is of stored properties alone.
     private let offset: Int?
