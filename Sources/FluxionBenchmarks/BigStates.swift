@@ -95,6 +95,30 @@ enum BigStates {
         }
     }
 
+    /// W12k-SIZE (`owned` false) and W12kw-SIZE (true): W12n's dispatches while one key-path observer
+    /// (`\.count`: the form a view that shows one field uses) adds the new count after each change,
+    /// which changes it. W12k's is a token observer, as W12n's; W12kw's is bound to a weak owner.
+    static func observingKeyPath(_ size: (label: String, count: Int, ops: Int), owned: Bool) throws -> Workload {
+        let dispatcher = Dispatcher()
+        try dispatcher.register(BigArrayStore.self, initialState: Array(0..<size.count))
+        let store = try dispatcher.store(BigArrayStore.self)
+        let owner = Owner()
+        let handle: AnyObject =
+            owned
+            ? store.observe(owner: owner, \.count) { _, change in sink &+= change.newValue }
+            : store.observe(\.count) { change in sink &+= change.newValue }
+        return Workload("W12k\(owned ? "w" : "")-\(size.label)", ops: size.ops) { ops in
+            for op in 0..<ops {
+                if op & 1 == 0 {
+                    try? dispatcher.dispatch(.appendItem, payload: op)
+                } else {
+                    try? dispatcher.dispatch(.removeLastItem)
+                }
+            }
+            return withExtendedLifetime((store, handle, owner)) { ops }
+        }
+    }
+
     /// W12t-SIZE (`byCount` false) and W12c-SIZE (true): W12's dispatches while a view shows the
     /// items, and reads them again after each change, as a SwiftUI view that renders after every
     /// change. W12t's view reads `store.items`, which Observation tracks by comparing the items:

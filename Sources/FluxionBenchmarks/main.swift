@@ -61,6 +61,8 @@ let makers: [(String, () throws -> Workload)] =
             ("W12c-\(size.label)", { try BigStates.tracking(size, byCount: true) }),
             ("W12n-\(size.label)", { try BigStates.observing(size, wholeChange: false) }),
             ("W12o-\(size.label)", { try BigStates.observing(size, wholeChange: true) }),
+            ("W12k-\(size.label)", { try BigStates.observingKeyPath(size, owned: false) }),
+            ("W12kw-\(size.label)", { try BigStates.observingKeyPath(size, owned: true) }),
         ]
     } + [
         ("W13", { try Workloads.journal(writingToFile: false) }),
@@ -124,6 +126,9 @@ if let small = median("W12c-1k") {
 }
 if let small = median("W12n-1k") {
     ratio("W12n-1M/W12n-1k", 3.0, median("W12n-1M").map { $0 / small })
+    // NB: a key-path observer (a view that shows one field) against a new-state observer (one that renders it all).
+    ratio("W12k-1k/W12n-1k", 1.5, median("W12k-1k").map { $0 / small })
+    ratio("W12kw-1k/W12n-1k", 1.5, median("W12kw-1k").map { $0 / small })
 }
 // NB: absolute targets, in the workloads' own units.
 ratio("W5 ns/op", 150, median("W5"))

@@ -1,21 +1,16 @@
 /// The token observers of one key path of one store, as one observer in the store's list.
 ///
-/// Each change reads the key path's value before and after once, compares it
+/// Each change reads the key path's value once for all members, compares it
 /// once, and only when it changed calls the members: a thousand observers of
 /// a field a dispatch leaves alone cost one comparison, not a thousand.
-final class KeyPathObserverGroup<State: Sendable, Value: Equatable & Sendable>: Observer<State>,
+final class KeyPathObserverGroup<State: Sendable, Value: Equatable & Sendable>: KeyPathValueObserver<State, Value>,
     @unchecked Sendable
 {  // `members` guarded by the store's lock
-    private let keyPath: KeyPath<State, Value>
+    /// The `KeyPathObserver<State, Value>`s of the group.
+    // NB: `AnyObject`s: an array of a generic class costs this generic code a metadata look-up at each
+    // use (about 340 instructions a change).
     // unchecked: +85 instructions a change of the value, checked (callgrind, one `\.count` observer)
-    @exclusivity(unchecked) private(set) var members: [KeyPathObserver<State, Value>] = []
-    /// The value before an in-place change, from `willChangeInPlace` to the delivery: the dispatch turn holder's.
-    // unchecked: W10 +200 instructions/dispatch checked (callgrind)
-    @exclusivity(unchecked) private var watched: Value?
-
-    init(_ keyPath: KeyPath<State, Value>) {
-        self.keyPath = keyPath
-    }
+    @exclusivity(unchecked) private(set) var members: [AnyObject] = []
 
     /// Adds a member; call under the store's lock.
     func join(_ member: KeyPathObserver<State, Value>) {
@@ -28,42 +23,20 @@ final class KeyPathObserverGroup<State: Sendable, Value: Equatable & Sendable>: 
         return members.isEmpty
     }
 
-    override class var needsOldState: Bool { false }
-
-    override func notify(_ change: StoreChange<State>, checking check: CancellationCheck) -> Bool {
-        tell(
-            from: change.oldState[keyPath: keyPath], to: change.newState[keyPath: keyPath], by: change.action,
-            serial: change.serial, checking: check)
-        return true
-    }
-
-    override func willChangeInPlace(from old: State, checking check: CancellationCheck) {
-        watched = old[keyPath: keyPath]
-    }
-
-    override func forgetWatchedState() {
-        watched = nil
-    }
-
-    override func notifyChangedInPlace(
-        to new: State, by action: AnyAction, serial: UInt64, checking check: CancellationCheck
-    ) -> Bool {
-        guard let oldValue = watched.take() else { return true }
-        tell(from: oldValue, to: new[keyPath: keyPath], by: action, serial: serial, checking: check)
-        return true
-    }
-
-    /// Calls the members that joined before the change, if the value changed.
-    private func tell(
+    /// Calls the members that joined before the change.
+    override func tell(
         from oldValue: Value, to newValue: Value, by action: AnyAction, serial: UInt64,
         checking check: CancellationCheck
-    ) {
-        guard oldValue != newValue else { return }
-        let members = check.lock.withLock { self.members }
-        let valueChange = ValueChange(oldValue: oldValue, newValue: newValue, action: action)
-        for member in members where member.joinedAt < serial {
-            member.notify(valueChange, checking: check)
+    ) -> Bool {
+        // NB: not `withLock`: in this generic code its closure costs metadata look-ups (about 450 instructions).
+        check.lock.lock()
+        let members = self.members
+        check.lock.unlock()
+        for member in members {
+            let member = unsafeDowncast(member, to: KeyPathObserver<State, Value>.self)
+            if member.joinedAt < serial { member.notify(from: oldValue, to: newValue, by: action, checking: check) }
         }
+        return true
     }
 
     override func isGone(keepingOwnerIn owners: inout [AnyObject]) -> Bool { members.isEmpty }
@@ -78,13 +51,16 @@ final class KeyPathObserver<State: Sendable, Value: Equatable & Sendable>: Cance
     // NB: strong references, as for `TokenObserver`: the token cancels at the latest when released.
     private let store: Store<State>
     private let keyPath: KeyPath<State, Value>
-    private let body: @Sendable (ValueChange<Value>) -> Void
+    /// Builds each change it is told of: see `Store.observeGrouped(_:sendingCurrentState:_:)`.
+    private let body: @Sendable (Value, Value, AnyAction) -> Void
     /// The store's commit count when this observer joined: it hears only later changes.
     private(set) var joinedAt: UInt64 = 0
     private var group: KeyPathObserverGroup<State, Value>?
     private var isCancelled = false
 
-    init(store: Store<State>, keyPath: KeyPath<State, Value>, body: @escaping @Sendable (ValueChange<Value>) -> Void) {
+    init(
+        store: Store<State>, keyPath: KeyPath<State, Value>, body: @escaping @Sendable (Value, Value, AnyAction) -> Void
+    ) {
         self.store = store
         self.keyPath = keyPath
         self.body = body
@@ -108,15 +84,15 @@ final class KeyPathObserver<State: Sendable, Value: Equatable & Sendable>: Cance
     }
 
     /// Calls the observer unless it was cancelled.
-    func notify(_ change: ValueChange<Value>, checking check: CancellationCheck) {
+    func notify(from oldValue: Value, to newValue: Value, by action: AnyAction, checking check: CancellationCheck) {
         guard check.allowsCall({ isCancelled }) else { return }
-        body(change)
+        body(oldValue, newValue, action)
     }
 
     /// Calls the observer with the current value, as its first call.
     func sendCurrentValue(of state: State) {
         let value = state[keyPath: keyPath]
-        body(ValueChange(oldValue: value, newValue: value, action: .currentState))
+        body(value, value, .currentState)
     }
 
     func cancel() {

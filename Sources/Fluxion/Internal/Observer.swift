@@ -47,7 +47,9 @@ class Observer<State: Sendable>: AnyObserver {
     // after all. Only the turn holder touches what is kept.
 
     /// Keeps what the observer compares, from the state about to change in place.
-    func willChangeInPlace(from old: State, checking check: CancellationCheck) {}
+    ///
+    /// - Parameter serial: The store's commit count when `old` was committed.
+    func willChangeInPlace(from old: State, serial: UInt64, checking check: CancellationCheck) {}
 
     /// Calls the observer after an in-place change; returns `false` when the observer is gone.
     ///

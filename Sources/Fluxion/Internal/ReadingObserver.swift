@@ -20,7 +20,7 @@ class ReadingObserver<State: Sendable, Argument: Sendable>: Observer<State>, @un
         return call { reader.argument(for: change) }
     }
 
-    override func willChangeInPlace(from old: State, checking check: CancellationCheck) {
+    override func willChangeInPlace(from old: State, serial: UInt64, checking check: CancellationCheck) {
         // NB: an owner is checked at the delivery: loading it twice would cost a weak load more.
         guard check.allowsCall({ isCancelled }) else { return }
         reader.watch(old)

@@ -21,6 +21,7 @@ extension Store {
     /// with the current value (then ``ValueChange/oldValue`` equals ``ValueChange/newValue``).
     ///
     /// - Returns: A handle that stops the observer early; releasing it does not.
+    @inlinable  // NB: so that each call's `ValueChange` is built where `Value` is known; see `KeyPathValueObserver`
     @discardableResult
     public final func observe<Owner: AnyObject & Sendable, Value: Equatable & Sendable>(
         owner: Owner,
@@ -29,14 +30,33 @@ extension Store {
         sendingCurrentState: Bool = false,
         _ handler: @escaping @Sendable (Owner, ValueChange<Value>) -> Void
     ) -> ObservationHandle {
-        observe(
-            owner: owner,
-            selecting: { $0[keyPath: keyPath] },
-            isEqual: { $0 == $1 },
-            on: queue,
-            sendingCurrentState: sendingCurrentState,
-            onChange: handler
-        )
+        guard queue == nil else {
+            return observe(
+                owner: owner,
+                selecting: { $0[keyPath: keyPath] },
+                isEqual: { $0 == $1 },
+                on: queue,
+                sendingCurrentState: sendingCurrentState,
+                onChange: handler
+            )
+        }
+        return observeValue(owner: owner, keyPath, sendingCurrentState: sendingCurrentState) {
+            owner, oldValue, newValue, action in
+            handler(owner, ValueChange(oldValue: oldValue, newValue: newValue, action: action))
+        }
+    }
+
+    /// An owner-bound key-path observer called on the dispatching thread; `body` builds each change.
+    @usableFromInline
+    final func observeValue<Owner: AnyObject & Sendable, Value: Equatable & Sendable>(
+        owner: Owner,
+        _ keyPath: KeyPath<State, Value>,
+        sendingCurrentState: Bool,
+        _ body: @escaping @Sendable (Owner, Value, Value, AnyAction) -> Void
+    ) -> ObservationHandle {
+        let observer = OwnedKeyPathObserver(owner: owner, keyPath: keyPath, body: body)
+        add(observer, sendingCurrentState: sendingCurrentState)
+        return observer.handle(in: self)
     }
 
     /// Calls `handler` when the value `select` picks from the state changes, by `isEqual`, while `owner` is alive.
@@ -73,6 +93,7 @@ extension Store {
     /// ```swift
     /// let token = store.observe(\.count) { count in print(count.newValue) }
     /// ```
+    @inlinable  // NB: so that each call's `ValueChange` is built where `Value` is known; see `KeyPathValueObserver`
     public final func observe<Value: Equatable & Sendable>(
         _ keyPath: KeyPath<State, Value> & Sendable,
         on queue: DispatchQueue? = nil,
@@ -88,16 +109,20 @@ extension Store {
                 onChange: handler
             )
         }
-        return observeGrouped(keyPath, sendingCurrentState: sendingCurrentState, handler)
+        return observeGrouped(keyPath, sendingCurrentState: sendingCurrentState) { oldValue, newValue, action in
+            handler(ValueChange(oldValue: oldValue, newValue: newValue, action: action))
+        }
     }
 
-    /// A key-path token observer that shares one comparison with the others of its key path.
+    /// A key-path token observer that shares one comparison with the others of its key path; `body`
+    /// builds each change.
+    @usableFromInline
     final func observeGrouped<Value: Equatable & Sendable>(
         _ keyPath: KeyPath<State, Value> & Sendable,
         sendingCurrentState: Bool,
-        _ handler: @escaping @Sendable (ValueChange<Value>) -> Void
+        _ body: @escaping @Sendable (Value, Value, AnyAction) -> Void
     ) -> ObservationToken {
-        let observer = KeyPathObserver(store: self, keyPath: keyPath, body: handler)
+        let observer = KeyPathObserver(store: self, keyPath: keyPath, body: body)
         let join = {
             let released = self.lock.withLock { observer.join() }
             withExtendedLifetime(released) {}  // NB: released outside the lock

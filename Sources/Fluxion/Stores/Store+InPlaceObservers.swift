@@ -15,12 +15,14 @@ extension Store {
         guard oldStateObserverCount == 0 else { return InPlaceChange(observers: [], generation: 0, isComplete: false) }
         let observers = self.observers
         let generation = lock.generation
+        let serial = commitSerial
         lock.unlock()
         // NB: the turn holder alone writes `currentState`: it reads it without the lock.
         let check = CancellationCheck(lock: lock, generation: generation)
         for case let observer? in observers {
             // NB: a `Store<State>` lists only `Observer<State>`s.
-            unsafeDowncast(observer, to: Observer<State>.self).willChangeInPlace(from: currentState, checking: check)
+            unsafeDowncast(observer, to: Observer<State>.self).willChangeInPlace(
+                from: currentState, serial: serial, checking: check)
         }
         lock.lock()
         return InPlaceChange(observers: observers, generation: generation, isComplete: true)
