@@ -175,6 +175,8 @@ extension Dispatcher {
     }
 
     private func moveTransactionActions() {
+        // NB: effects alone, the most common case, skip the turn's queue (see `EffectStarts`).
+        if !transaction.effects.requested.isEmpty, commitRequestedEffects() { return }
         transaction.moveQueued { queued in
             state.withLock { state in
                 // NB: a start queued behind the step is a task `cancelTasks(id:)` reaches before it starts.

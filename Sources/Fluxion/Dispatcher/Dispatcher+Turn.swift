@@ -104,26 +104,36 @@ extension Dispatcher {
     }
 
     /// Runs the queued actions in order, then gives up the dispatch turn.
+    ///
+    /// The effects the steps committed start first, in order (see `EffectStarts`); each lock attaches the
+    /// tasks started before it.
     func drainQueueAndEndTurn() {
+        var started = startCommittedEffects()
         // NB: most often nothing was queued and nobody waits for a drain: the turn just ends.
         let ended = state.withLock { state in
+            if !started.isEmpty { started.attach(in: &state.tasks) }
             guard state.turn.endIfIdle() else { return false }
             self.state.broadcast()
             return true
         }
+        if !started.isEmpty { started.finish() }
         if ended { return }
         var waiters: [CheckedContinuation<Void, Never>] = []
         while let action = state.withLock({ state in
+            if !started.isEmpty { started.attach(in: &state.tasks) }
             let next = state.turn.next(endingWith: &waiters)
             if next == nil { self.state.broadcast() }
             return next
         }) {
+            if !started.isEmpty { started.finish() }
             do {
                 try action.perform(on: self)
             } catch {
                 report(error, of: action.action)
             }
+            started = startCommittedEffects()
         }
+        if !started.isEmpty { started.finish() }
         for waiter in waiters { waiter.resume() }
     }
 

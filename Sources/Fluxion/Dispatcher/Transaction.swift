@@ -81,6 +81,8 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     /// The performance trace recording the dispatcher's actions; `nil`, and so costing one test
     /// at each place that would record, while none does. See `Dispatcher+Tracing.swift`.
     var tracer: TraceRecorder?
+    /// The effects on their way to their tasks without the turn's queue; unchecked as `state` is.
+    @exclusivity(unchecked) var effects = EffectStarts()
 
     var isOpen: Bool { state.isOpen }
     var isBatch: Bool { state.batch.isOpen }
@@ -120,15 +122,29 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
 
     /// Keeps an action dispatched during the transaction, to run after it commits.
     func enqueue(_ action: QueuedAction) {
+        // NB: the effects asked for before it keep their place: they are queued as starts of their own first.
+        if !effects.requested.isEmpty { queueRequestedEffects() }
         state.queued.append(action)
     }
 
-    /// Whether the transaction's code dispatched actions, which wait for it to end.
-    var hasQueued: Bool { !state.queued.isEmpty }
+    /// Queues the starts of the effects asked for while nothing else was queued, in order.
+    func queueRequestedEffects() {
+        for task in effects.requested { state.queued.append(QueuedAction(startingEffect: task)) }
+        effects.requested.removeAll(keepingCapacity: true)
+    }
+
+    /// Keeps an effect asked for during the transaction, to start after it commits: apart from the queue
+    /// while nothing else is queued (see ``EffectStarts``).
+    func enqueue(effect task: TrackedTask) {
+        if state.queued.isEmpty { effects.requested.append(task) } else { enqueue(QueuedAction(startingEffect: task)) }
+    }
+
+    /// Whether the transaction's code dispatched actions or asked for effects, which wait for it to end.
+    var hasQueued: Bool { !state.queued.isEmpty || !effects.requested.isEmpty }
 
     /// The tasks whose start is queued in the transaction, to begin once it commits.
     var queuedStarts: [TrackedTask] {
-        var tasks: [TrackedTask] = []
+        var tasks = Array(effects.requested)
         state.queued.visitActions { if $0.isEffect, let task = $0.task { tasks.append(task) } }
         return tasks
     }
@@ -144,6 +160,7 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     func dropQueued() {
         var dropped = ActionQueue()
         swap(&dropped, &state.queued)
+        effects.requested.removeAll(keepingCapacity: true)
     }
 
     /// Adds one of the batch's actions to the list its middleware and journal are given at its commit.
