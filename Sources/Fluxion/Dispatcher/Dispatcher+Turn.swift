@@ -105,19 +105,22 @@ extension Dispatcher {
 
     /// Runs the queued actions in order, then gives up the dispatch turn.
     ///
-    /// The effects the steps committed start first, in order (see `EffectStarts`); each lock attaches the
-    /// tasks started before it.
+    /// The effects the steps committed start first, in order (see `EffectStarts`).
     func drainQueueAndEndTurn() {
-        var started = startCommittedEffects()
+        guard transaction.effects.committed.isEmpty else { return drainStartingEffects() }
         // NB: most often nothing was queued and nobody waits for a drain: the turn just ends.
         let ended = state.withLock { state in
-            if !started.isEmpty { started.attach(in: &state.tasks) }
             guard state.turn.endIfIdle() else { return false }
             self.state.broadcast()
             return true
         }
-        if !started.isEmpty { started.finish() }
-        if ended { return }
+        if !ended { drainStartingEffects() }
+    }
+
+    /// Starts the effects the steps committed, then runs the queued actions in order, each followed by the
+    /// effects its step committed; then gives up the dispatch turn. Each lock attaches the tasks started before it.
+    private func drainStartingEffects() {
+        var started = startCommittedEffects()
         var waiters: [CheckedContinuation<Void, Never>] = []
         while let action = state.withLock({ state in
             if !started.isEmpty { started.attach(in: &state.tasks) }

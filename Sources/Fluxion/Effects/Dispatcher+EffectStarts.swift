@@ -43,7 +43,8 @@ extension Dispatcher {
         let registered = state.withLock { state -> Bool in
             // NB: what is queued already runs first; so do the effects' starts, as starts of their own.
             guard state.turn.isQueueEmpty else { return false }
-            transaction.effects.starter = state.taskStarter
+            // NB: tested first: copying an absent existential still costs its witnesses' calls.
+            if state.taskStarter != nil { transaction.effects.starter = state.taskStarter }
             if !state.taskEventObservers.isEmpty {
                 transaction.effects.observers = Array(state.taskEventObservers.values)
             }
@@ -54,7 +55,8 @@ extension Dispatcher {
                     continue
                 }
                 if task.cancellingInFlight { hasCancelledTasks.set(true) }
-                cancellations += state.tasks.begin(task, cancellingInFlight: task.cancellingInFlight)
+                let handles = state.tasks.begin(task, cancellingInFlight: task.cancellingInFlight)
+                if !handles.isEmpty { cancellations += handles }
             }
             if !hasStartedTasks.isSet { hasStartedTasks.set(true) }
             state.turn.taskCount = state.tasks.count
@@ -92,7 +94,6 @@ extension Dispatcher {
             }
         }
         let observers = transaction.effects.observers
-        let starter = transaction.effects.starter
         var started = StartedEffects()
         for task in transaction.effects.committed {
             guard let effect = task.effect else { continue }
@@ -104,27 +105,28 @@ extension Dispatcher {
                 let event = TaskEvent.started(effect, at: .readingRealTimeClock())
                 for observer in observers { observer(event) }
             }
-            started.append(task, start(task, through: starter))
+            started.append(task, start(task, through: transaction.effects.starter))
         }
         transaction.effects.committed.removeAll(keepingCapacity: true)
         if !observers.isEmpty { transaction.effects.observers = [] }
-        transaction.effects.starter = nil
+        if transaction.effects.starter != nil { transaction.effects.starter = nil }
         return started
     }
 
     /// Starts the task of a registered effect.
-    func start(_ task: TrackedTask, through starter: (any TaskStarter)?) -> Task<Void, any Error> {
+    func start(_ task: TrackedTask, through starter: borrowing (any TaskStarter)?) -> Task<Void, any Error> {
         task.owner = self
         // NB: the operation captures the task alone: its context is the task itself, not an allocation.
         let operation: @Sendable () async throws -> Void = { [task] in try await task.runEffect() }
-        return starter?.start(priority: task.priority, operation) ?? Task(priority: task.priority, operation: operation)
+        guard starter != nil else { return Task(priority: task.priority, operation: operation) }
+        return starter.unsafelyUnwrapped.start(priority: task.priority, operation)
     }
 
     /// Starts an effect whose start was queued behind other work (see `EffectStarts`).
     func startQueued(effect task: TrackedTask) {
         guard let registered = register(task, cancellingInFlight: task.cancellingInFlight) else { return }
         let started = start(task, through: registered.starter)
-        attach(started, to: task)
+        if state.withLock({ $0.tasks.attach(effect: started, to: task) }) { started.cancel() }
     }
 
     /// Runs an effect's work marked as its code; reports what it throws, and forgets the task when it ends.

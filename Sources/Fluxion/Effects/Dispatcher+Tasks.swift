@@ -162,7 +162,8 @@ extension Dispatcher {
         let (waiters, observers, eventObservers) = state.withLock { state in
             state.tasks.end(task)
             state.turn.taskCount = state.tasks.count
-            let eventObservers = task.effect == nil ? [] : Array(state.taskEventObservers.values)
+            let eventObservers =
+                task.effect == nil || state.taskEventObservers.isEmpty ? [] : Array(state.taskEventObservers.values)
             return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers, eventObservers)
         }
         if let effect = task.effect, !eventObservers.isEmpty {

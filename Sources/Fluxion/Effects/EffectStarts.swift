@@ -23,39 +23,38 @@ struct EffectStarts {
 /// drain, not by the transaction, as the lock that attaches them may end the turn: they are released, and the
 /// ones cancelled before they were attached are cancelled, after that lock, outside it.
 struct StartedEffects {
-    private struct Started {
-        let task: TrackedTask
-        let started: Task<Void, any Error>
-        /// Whether it was cancelled before it was attached: its `Task` is cancelled once unlocked.
-        var cancels = false
-    }
+    // NB: most often one effect starts: it needs no array, and no optional of a struct, whose copies and
+    // destruction go through generic witnesses.
+    private var task: TrackedTask?
+    private var started: Task<Void, any Error>?
+    /// Whether it was cancelled before it was attached: its `Task` is cancelled once unlocked.
+    private var cancels = false
+    private var more: [(task: TrackedTask, started: Task<Void, any Error>, cancels: Bool)] = []
 
-    // NB: most often one effect starts: it needs no array.
-    private var first: Started?
-    private var more: [Started] = []
-
-    var isEmpty: Bool { first == nil }
+    var isEmpty: Bool { task == nil }
 
     mutating func append(_ task: TrackedTask, _ started: Task<Void, any Error>) {
-        if first == nil {
-            first = Started(task: task, started: started)
+        if self.task == nil {
+            (self.task, self.started) = (task, started)
         } else {
-            more.append(Started(task: task, started: started))
+            more.append((task, started, false))
         }
     }
 
     /// Records how to cancel each task; call with the dispatcher's lock held.
     mutating func attach(in tasks: inout TaskRegistry) {
-        if first.map({ tasks.attach($0.started, to: $0.task) }) == true { first?.cancels = true }
-        for index in more.indices where tasks.attach(more[index].started, to: more[index].task) {
-            more[index].cancels = true
+        guard let task, let started else { return }
+        cancels = tasks.attach(effect: started, to: task)
+        for index in more.indices {
+            more[index].cancels = tasks.attach(effect: more[index].started, to: more[index].task)
         }
     }
 
     /// Cancels the tasks that were cancelled before they were attached, and lets them all go; call once unlocked.
     mutating func finish() {
-        if let first, first.cancels { first.started.cancel() }
-        for started in more where started.cancels { started.started.cancel() }
-        self = StartedEffects()
+        if cancels { started?.cancel() }
+        for entry in more where entry.cancels { entry.started.cancel() }
+        (task, started, cancels) = (nil, nil, false)
+        if !more.isEmpty { more = [] }
     }
 }

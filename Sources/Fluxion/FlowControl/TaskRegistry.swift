@@ -58,6 +58,13 @@ struct TaskRegistry {
         return task.isCancelled
     }
 
+    /// Records how to cancel the effect `task`; `true` when it was cancelled before its `Task` existed.
+    mutating func attach(effect handle: Task<Void, any Error>, to task: TrackedTask) -> Bool {
+        guard task.isRunning else { return false }  // NB: the task has ended already
+        task.effectHandle = handle
+        return task.isCancelled
+    }
+
     /// Forgets an ended task; the task itself keeps whether it was cancelled.
     mutating func end(_ task: TrackedTask) {
         guard task.isRunning else { return }
@@ -65,7 +72,8 @@ struct TaskRegistry {
         let (previous, next) = (task.previous, task.next)
         if let previous { previous.next = next } else { first = next }
         if let next { next.previous = previous } else { last = previous }
-        (task.previous, task.next, task.handle) = (nil, nil, nil)
+        (task.previous, task.next) = (nil, nil)
+        if task.effectHandle != nil { task.effectHandle = nil } else { task.handle = nil }
         count -= 1
     }
 
@@ -84,7 +92,11 @@ struct TaskRegistry {
             // NB: a task whose parent is cancelled now is cancelled itself, so that its `Task` is cancelled too.
             guard matches(running.id) || running.isCancelled else { continue }
             mark(running)
-            if let handle = running.handle { handles.append(handle) }
+            if let handle = running.effectHandle {
+                handles.append(handle)
+            } else if let handle = running.handle {
+                handles.append(handle)
+            }
         }
         if cancelsQueued {
             for task in queuedStarts where matches(task.id) { mark(task) }

@@ -24,7 +24,9 @@ final class TrackedTask: @unchecked Sendable {  // registry fields: guarded by i
     /// The tasks registered before and after it, while it runs (see ``TaskRegistry``).
     var previous: TrackedTask?
     var next: TrackedTask?
-    /// Cancels its `Task`, once attached.
+    /// Cancels its `Task`, once attached: an effect's, or another's (kept apart, as an existential costs
+    /// a copy through its type's witnesses each time it is stored).
+    var effectHandle: Task<Void, any Error>?
     var handle: (any TaskCancelling)?
 
     // NB: an effect's start: set by the turn holder before its `Task` exists, then touched only by that task.
