@@ -13,12 +13,15 @@
 //   │                                 asks Admission again (.step: refused while the past is shown) ─▶
 //   │                                 transact: handlers stage ─▶ Transaction.end: commit all, or roll all back
 //   │                                   ├─ commit: its deferred work (effects, dispatchTask from the step,
-//   │                                   │   queued actions) moves to the turn's queue ─▶ observers hear it
+//   │                                   │   queued actions) moves to the turn's queue ─▶ observers hear it;
+//   │                                   │   effects alone, with the turn's queue empty, are registered in
+//   │                                   │   that same lock instead, to start first (see `EffectStarts`)
 //   │                                   └─ roll back: its deferred work is dropped (the tasks throw
 //   │                                       CancellationError without running)
-//   │◀── drainQueueAndEndTurn: the queue, in order (QueuedAction.perform; an effect's start registers its
-//         task and starts it: `execute` runs its work with the task-local `TrackedTask`); then the turn
-//         is given up and the drain waiters resume.
+//   │◀── drainQueueAndEndTurn: the registered effects' tasks start (`execute` runs each one's work with the
+//         task-local `TrackedTask`), then the queue runs, in order (QueuedAction.perform; a queued effect's
+//         start registers its task and starts it), each action followed by the effects its step registered;
+//         then the turn is given up, in the lock that attaches the last tasks, and the drain waiters resume.
 //
 //  A batch runs the same way with one transaction across its actions; a read takes the turn between two
 //  actions. A time-travel move (Journal.move) is a turn of its own: refused from inside one, it sets the
@@ -29,7 +32,8 @@
 //  The named hops of an action whose handler asks for an effect, to the effect's task (an overload counts
 //  once; the small helpers a hop calls are not hops): dispatch · admit · Admission.decide · forward ·
 //  transact · Transaction.runHandlers · Handler.run · (the handler) Effects.run · requestEffect ·
-//  Transaction.enqueue · Transaction.end · drainQueueAndEndTurn · QueuedAction.perform · startTask · execute.
+//  Transaction.enqueue · Transaction.end · commitRequestedEffects · drainQueueAndEndTurn · startEffects ·
+//  execute (before: Transaction.end · drainQueueAndEndTurn · QueuedAction.perform · startTask · execute).
 //  One verb per layer: admit (admission), forward (middleware), record (journal), transact (transaction),
 //  run (handlers), perform (the turn's queue), execute (a task's work).
 extension Dispatcher {
