@@ -9,6 +9,14 @@ import Testing
         var count = 0
     }
 
+    /// A task handle that counts its cancellations in `cancellations`, by `weight`.
+    private struct Handle: TaskCancelling {
+        var cancellations = Cancellations()
+        var weight = 1
+
+        func cancel() { cancellations.count += weight }
+    }
+
     private static let dispatcher = ObjectIdentifier(Cancellations.self)
 
     private static func task(_ id: String?, parent: TrackedTask? = nil) -> TrackedTask {
@@ -21,16 +29,16 @@ import Testing
         let (search, other) = (Self.task("search"), Self.task("other"))
         _ = registry.begin(search, cancellingInFlight: false)
         _ = registry.begin(other, cancellingInFlight: false)
-        _ = registry.attach({ cancelled.count += 1 }, to: search.token)
-        _ = registry.attach({ cancelled.count += 100 }, to: other.token)
+        _ = registry.attach(Handle(cancellations: cancelled, weight: 1), to: search)
+        _ = registry.attach(Handle(cancellations: cancelled, weight: 100), to: other)
 
         let key = TaskKey("search")
-        for cancel in registry.cancel(where: { $0 == key }) { cancel() }
+        for handle in registry.cancel(where: { $0 == key }) { handle.cancel() }
 
         #expect(cancelled.count == 1)
-        #expect(registry.isCancelled(search.token) && !registry.isCancelled(other.token))
-        #expect(registry.hasCancelled)
-        registry.end(search.token)
+        #expect(registry.isCancelled(search) && !registry.isCancelled(other))
+        #expect(registry.hasCancelled && registry.cancellations == 1)
+        registry.end(search)
         #expect(registry.count == 1)
     }
 
@@ -40,10 +48,10 @@ import Testing
         _ = registry.begin(search, cancellingInFlight: false)
         _ = registry.cancel { $0 == TaskKey("search") }
 
-        registry.end(search.token)
+        registry.end(search)
 
         #expect(search.isCancelled, "a dispatch it held, or a plain task it started, is refused after it ended")
-        #expect(!registry.isCancelled(search.token) && registry.count == 0)
+        #expect(!registry.isCancelled(search) && registry.count == 0)
     }
 
     @Test func cancellingATaskCancelsTheTasksItStartedAndTheirs() {
@@ -72,8 +80,8 @@ import Testing
         let child = Self.task(nil, parent: parent)
         _ = registry.begin(child, cancellingInFlight: false)
 
-        #expect(registry.isCancelled(child.token))
-        let isCancelledOnAttach = registry.attach({}, to: child.token)
+        #expect(registry.isCancelled(child))
+        let isCancelledOnAttach = registry.attach(Handle(), to: child)
         #expect(isCancelledOnAttach)  // NB: the task is cancelled as soon as it exists
     }
 
@@ -83,7 +91,7 @@ import Testing
         _ = registry.begin(task, cancellingInFlight: false)
 
         let handedOut = registry.cancel { _ in true }
-        let cancelNow = registry.attach({}, to: task.token)
+        let cancelNow = registry.attach(Handle(), to: task)
 
         #expect(handedOut.isEmpty, "nothing to call yet")
         #expect(cancelNow)
@@ -93,7 +101,7 @@ import Testing
         var registry = TaskRegistry()
         let (first, second) = (Self.task("7"), Self.task("7"))
         _ = registry.begin(first, cancellingInFlight: false)
-        _ = registry.attach({}, to: first.token)
+        _ = registry.attach(Handle(), to: first)
 
         let cancellations = registry.begin(second, cancellingInFlight: true)
 
@@ -112,8 +120,30 @@ import Testing
         _ = registry.cancel { $0 == TaskKey("search") }
         #expect(queued.isCancelled)
         _ = registry.begin(queued, cancellingInFlight: false)
-        let isCancelledOnAttach = registry.attach({}, to: queued.token)
+        let isCancelledOnAttach = registry.attach(Handle(), to: queued)
         #expect(isCancelledOnAttach, "it starts cancelled, and never runs its work")
+    }
+
+    @Test func tasksEndInAnyOrderAndTheOthersStayReachable() {
+        var registry = TaskRegistry()
+        let tasks = (0..<4).map { Self.task("\($0)") }
+        for task in tasks { _ = registry.begin(task, cancellingInFlight: false) }
+        for task in tasks { _ = registry.attach(Handle(), to: task) }
+
+        registry.end(tasks[1])
+        registry.end(tasks[3])
+        registry.end(tasks[3])
+
+        #expect(registry.count == 2)
+        let attachedAfterItsEnd = registry.attach(Handle(), to: tasks[1])
+        #expect(!attachedAfterItsEnd, "an ended task is not attached again")
+        let handedOut = registry.cancel { _ in true }
+        #expect(handedOut.count == 2)
+        #expect(tasks[0].isCancelled && tasks[2].isCancelled && !tasks[1].isCancelled && !tasks[3].isCancelled)
+        registry.end(tasks[0])
+        registry.end(tasks[2])
+        let none = registry.cancel { _ in true }
+        #expect(registry.count == 0 && none.isEmpty)
     }
 
     @Test func runningTasksKeepTheTurnFromBeingDrained() async {

@@ -52,6 +52,16 @@ struct QueuedAction {
         runner = start
     }
 
+    /// The start of an effect the step of its tag asked for, queued behind what its step queued before it.
+    init(startingEffect task: TrackedTask) {
+        let tag = task.effect.unsafelyUnwrapped  // NB: an effect's task has a tag
+        action = AnyAction(name: tag.action)
+        cause = .queued(by: tag.step)
+        self.task = task
+        isEffect = true
+        runner = { $0.startQueued(effect: task) }
+    }
+
     /// A cancellation the step `cause` names asked for while `action` ran: `cancel` carries it out.
     init(cancellationOf action: AnyAction, cause: StepCause, cancel: @escaping (Dispatcher) -> Void) {
         self.action = action

@@ -13,12 +13,15 @@
 //   │                                 asks Admission again (.step: refused while the past is shown) ─▶
 //   │                                 transact: handlers stage ─▶ Transaction.end: commit all, or roll all back
 //   │                                   ├─ commit: its deferred work (effects, dispatchTask from the step,
-//   │                                   │   queued actions) moves to the turn's queue ─▶ observers hear it
+//   │                                   │   queued actions) moves to the turn's queue ─▶ observers hear it;
+//   │                                   │   effects alone, with the turn's queue empty, are registered in
+//   │                                   │   that same lock instead, to start first (see `EffectStarts`)
 //   │                                   └─ roll back: its deferred work is dropped (the tasks throw
 //   │                                       CancellationError without running)
-//   │◀── drainQueueAndEndTurn: the queue, in order (QueuedAction.perform; an effect's start registers its
-//         task and starts it: `execute` runs its work with the task-local `TrackedTask`); then the turn
-//         is given up and the drain waiters resume.
+//   │◀── drainQueueAndEndTurn: the registered effects' tasks start (`execute` runs each one's work with the
+//         task-local `TrackedTask`), then the queue runs, in order (QueuedAction.perform; a queued effect's
+//         start registers its task and starts it), each action followed by the effects its step registered;
+//         then the turn is given up, in the lock that attaches the last tasks, and the drain waiters resume.
 //
 //  A batch runs the same way with one transaction across its actions; a read takes the turn between two
 //  actions. A time-travel move (Journal.move) is a turn of its own: refused from inside one, it sets the
@@ -29,7 +32,8 @@
 //  The named hops of an action whose handler asks for an effect, to the effect's task (an overload counts
 //  once; the small helpers a hop calls are not hops): dispatch · admit · Admission.decide · forward ·
 //  transact · Transaction.runHandlers · Handler.run · (the handler) Effects.run · requestEffect ·
-//  Transaction.enqueue · Transaction.end · drainQueueAndEndTurn · QueuedAction.perform · startTask · execute.
+//  Transaction.enqueue · Transaction.end · commitRequestedEffects · drainQueueAndEndTurn · startEffects ·
+//  execute (before: Transaction.end · drainQueueAndEndTurn · QueuedAction.perform · startTask · execute).
 //  One verb per layer: admit (admission), forward (middleware), record (journal), transact (transaction),
 //  run (handlers), perform (the turn's queue), execute (a task's work).
 extension Dispatcher {
@@ -104,26 +108,39 @@ extension Dispatcher {
     }
 
     /// Runs the queued actions in order, then gives up the dispatch turn.
+    ///
+    /// The effects the steps committed start first, in order (see `EffectStarts`).
     func drainQueueAndEndTurn() {
+        guard transaction.effects.committed.isEmpty else { return drainStartingEffects() }
         // NB: most often nothing was queued and nobody waits for a drain: the turn just ends.
         let ended = state.withLock { state in
             guard state.turn.endIfIdle() else { return false }
             self.state.broadcast()
             return true
         }
-        if ended { return }
+        if !ended { drainStartingEffects() }
+    }
+
+    /// Starts the effects the steps committed, then runs the queued actions in order, each followed by the
+    /// effects its step committed; then gives up the dispatch turn. Each lock attaches the tasks started before it.
+    private func drainStartingEffects() {
+        var started = startCommittedEffects()
         var waiters: [CheckedContinuation<Void, Never>] = []
         while let action = state.withLock({ state in
+            if !started.isEmpty { started.attach(in: &state.tasks) }
             let next = state.turn.next(endingWith: &waiters)
             if next == nil { self.state.broadcast() }
             return next
         }) {
+            if !started.isEmpty { started.finish() }
             do {
                 try action.perform(on: self)
             } catch {
                 report(error, of: action.action)
             }
+            started = startCommittedEffects()
         }
+        if !started.isEmpty { started.finish() }
         for waiter in waiters { waiter.resume() }
     }
 

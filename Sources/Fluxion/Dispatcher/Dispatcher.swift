@@ -39,6 +39,8 @@ public final class Dispatcher: Sendable {
     let hasStartedTasks = AtomicFlag()
     /// Set by the first cancellation of a task, and never cleared: until then, no dispatch checks its task.
     let hasCancelledTasks = AtomicFlag()
+    /// The task registry's count of cancellations, for the turn holder to read unlocked (see `EffectStarts`).
+    let taskCancellations = AtomicCounter()
     /// Whether a store type was ever unregistered: computed stores then look their sources up each time.
     let hasUnregisteredStores = AtomicFlag()
     /// Whether a journal replays into this dispatcher: the actions its steps queue are not run (see

@@ -53,8 +53,6 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         var batch = BatchState()
         /// The first error: it rolls the whole transaction back.
         var failure: (any Error)?
-        /// Actions the transaction's code dispatched; they run after it commits, or are dropped with it.
-        var queued = ActionQueue()
         /// The routes of the action running now, with their stores; kept until its changes are delivered.
         /// NB: not retained (a reference count costs on every dispatch): the dispatch that runs the
         /// action holds the list until then.
@@ -81,6 +79,11 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     /// The performance trace recording the dispatcher's actions; `nil`, and so costing one test
     /// at each place that would record, while none does. See `Dispatcher+Tracing.swift`.
     var tracer: TraceRecorder?
+    /// Actions the transaction's code dispatched; they run after it commits, or are dropped with it (see
+    /// `Transaction+Deferred.swift`). Unchecked, as `state` is.
+    @exclusivity(unchecked) var queued = ActionQueue()
+    /// The effects on their way to their tasks without the turn's queue.
+    @exclusivity(unchecked) var effects = EffectStarts()
 
     var isOpen: Bool { state.isOpen }
     var isBatch: Bool { state.batch.isOpen }
@@ -116,34 +119,6 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     /// Records an error; the first one fails the transaction.
     func fail(_ error: any Error) {
         if state.failure == nil { state.failure = error }
-    }
-
-    /// Keeps an action dispatched during the transaction, to run after it commits.
-    func enqueue(_ action: QueuedAction) {
-        state.queued.append(action)
-    }
-
-    /// Whether the transaction's code dispatched actions, which wait for it to end.
-    var hasQueued: Bool { !state.queued.isEmpty }
-
-    /// The tasks whose start is queued in the transaction, to begin once it commits.
-    var queuedStarts: [TrackedTask] {
-        var tasks: [TrackedTask] = []
-        state.queued.visitActions { if $0.isEffect, let task = $0.task { tasks.append(task) } }
-        return tasks
-    }
-
-    /// Hands the actions dispatched during the ended transaction to `body`, which takes them all;
-    /// does nothing when there are none. NB: the queue keeps its buffer for the next transaction.
-    func moveQueued(_ body: (inout ActionQueue) -> Void) {
-        guard !state.queued.isEmpty else { return }
-        body(&state.queued)
-    }
-
-    /// Drops the actions dispatched during the ended transaction.
-    func dropQueued() {
-        var dropped = ActionQueue()
-        swap(&dropped, &state.queued)
     }
 
     /// Adds one of the batch's actions to the list its middleware and journal are given at its commit.

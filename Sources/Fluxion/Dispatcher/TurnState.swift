@@ -47,6 +47,9 @@ struct TurnState {
 
     var isSuspended: Bool { suspensions > 0 }
 
+    /// Whether no action waits in the holder's queue.
+    var isQueueEmpty: Bool { queue.isEmpty }
+
     /// Whether `thread` may act as the turn holder: it holds the turn, or runs a
     /// factory the holder waits for (`isCreatingForHolder`).
     func admits(_ thread: ThreadID, isCreatingForHolder: Bool) -> Bool {

@@ -32,9 +32,10 @@ extension Dispatcher {
         // NB: in its place among the queued work: a start queued behind it, even of its own step, is not reached.
         let cancellations = state.withLock { state in
             hasCancelledTasks.set(true)
+            defer { taskCancellations.store(state.tasks.cancellations) }
             return state.tasks.cancel(queuedStarts: false) { $0 == tag.id }
         }
-        for cancel in cancellations { cancel() }
+        for cancellation in cancellations { cancellation.cancel() }
         let now = Date.readingRealTimeClock()
         for observer in observers { observer(.started(tag, at: now)) }
         for observer in observers { observer(.ended(tag, .finished, at: now)) }

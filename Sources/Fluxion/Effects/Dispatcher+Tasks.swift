@@ -63,37 +63,6 @@ extension Dispatcher {
         return task
     }
 
-    /// Asks for an effect of the running action: it starts once the action commits.
-    ///
-    /// - Parameter call: The handler call the ``Effects`` was given to: it is valid only during that call.
-    func requestEffect(
-        id: TaskKey?,
-        cancellingInFlight: Bool,
-        priority: TaskPriority?,
-        inCall call: UInt64,
-        _ work: @escaping @Sendable (Dispatcher) async throws -> Void
-    ) {
-        var facts = Admission.Facts()
-        // NB: the transaction is read only once this thread is known to hold the turn.
-        facts.runsEffectsCall =
-            holdsTurn() && transaction.isOpen && steps.isRunning && transaction.handlerCall == call
-            && call != 0
-        guard Admission.decide(.effect, facts) == .startOnCommit else {
-            let name = id.map { "\($0.value)" }
-            return report(
-                TaskError(.refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(name)))
-        }
-        let tag = steps.tagEffect(id: id, action: transaction.actionName)
-        let tracked = TrackedTask(dispatcher: ObjectIdentifier(self), id: id, effect: tag)
-        transaction.enqueue(
-            QueuedAction(
-                effectOf: AnyAction(name: transaction.actionName), cause: .queued(by: tag.step), starting: tracked
-            ) {
-                dispatcher in
-                _ = dispatcher.startTask(tracked, cancellingInFlight: cancellingInFlight, priority: priority, work)
-            })
-    }
-
     /// Registers and starts a task; `nil` while a replay pauses tasks.
     private func startTask<Value: Sendable>(
         _ tracked: TrackedTask,
@@ -119,14 +88,14 @@ extension Dispatcher {
     }
 
     /// What starts a registered task: the dispatcher's task starter, if it has one.
-    private struct Registered {
+    struct Registered {
         let starter: (any TaskStarter)?
     }
 
     /// Records a task about to start, cancelling those it replaces; `nil` while a replay pauses tasks.
-    private func register(_ tracked: TrackedTask, cancellingInFlight: Bool) -> Registered? {
+    func register(_ tracked: TrackedTask, cancellingInFlight: Bool) -> Registered? {
         var observers: [@Sendable (TaskEvent) -> Void] = []
-        let registered = state.withLock { state -> ([@Sendable () -> Void], (any TaskStarter)?)? in
+        let registered = state.withLock { state -> ([any TaskCancelling], (any TaskStarter)?)? in
             if tracked.effect != nil, !state.taskEventObservers.isEmpty {
                 observers = Array(state.taskEventObservers.values)
             }
@@ -140,13 +109,14 @@ extension Dispatcher {
             if cancellingInFlight { hasCancelledTasks.set(true) }
             let cancellations = state.tasks.begin(tracked, cancellingInFlight: cancellingInFlight)
             state.turn.taskCount = state.tasks.count
+            taskCancellations.store(state.tasks.cancellations)
             return (cancellations, state.taskStarter)
         }
         guard let (cancellations, starter) = registered else {
             if let effect = tracked.effect { for observer in observers { observer(.skipped(effect)) } }
             return nil
         }
-        for cancel in cancellations { cancel() }
+        for cancellation in cancellations { cancellation.cancel() }
         if let effect = tracked.effect, !observers.isEmpty {
             let event = TaskEvent.started(effect, at: .readingRealTimeClock())
             for observer in observers { observer(event) }
@@ -155,8 +125,8 @@ extension Dispatcher {
     }
 
     /// Records how to cancel a registered task; a cancellation that came before is applied now.
-    private func attach<Value>(_ task: Task<Value, any Error>, to tracked: TrackedTask) {
-        if state.withLock({ $0.tasks.attach({ task.cancel() }, to: tracked.token) }) { task.cancel() }
+    func attach<Value>(_ task: Task<Value, any Error>, to tracked: TrackedTask) {
+        if state.withLock({ $0.tasks.attach(task, to: tracked) }) { task.cancel() }
     }
 
     /// Runs a task's work marked as its code; reports what it throws, and forgets the task when it ends.
@@ -181,18 +151,19 @@ extension Dispatcher {
     }
 
     /// Reports what a task's work threw, unless it is the `CancellationError` of a cancelled task.
-    private func reportThrown(_ error: any Error, by task: TrackedTask) -> EffectOutcome {
+    func reportThrown(_ error: any Error, by task: TrackedTask) -> EffectOutcome {
         if error is CancellationError, Task.isCancelled || isCancelled(task) { return .cancelled }
         report(TaskError(.threw, taskID: task.id?.value, action: task.effect?.action, error: error))
         return .failed(error)
     }
 
     /// Forgets an ended task, and resumes the drain waiters if nothing else runs.
-    private func endTask(_ task: TrackedTask, _ outcome: EffectOutcome) {
+    func endTask(_ task: TrackedTask, _ outcome: EffectOutcome) {
         let (waiters, observers, eventObservers) = state.withLock { state in
-            state.tasks.end(task.token)
+            state.tasks.end(task)
             state.turn.taskCount = state.tasks.count
-            let eventObservers = task.effect == nil ? [] : Array(state.taskEventObservers.values)
+            let eventObservers =
+                task.effect == nil || state.taskEventObservers.isEmpty ? [] : Array(state.taskEventObservers.values)
             return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers, eventObservers)
         }
         if let effect = task.effect, !eventObservers.isEmpty {

@@ -105,9 +105,10 @@ extension Dispatcher {
         let cancellations = state.withLock { state in
             hasCancelledTasks.set(true)
             for task in unqueued where matches(task.id) { task.isCancelledItself = true }
+            defer { taskCancellations.store(state.tasks.cancellations) }
             return state.tasks.cancel(where: matches)
         }
-        for cancel in cancellations { cancel() }
+        for cancellation in cancellations { cancellation.cancel() }
     }
 
     /// Cancels every task started with `dispatchTask`; when this returns, none of them dispatches any more.

@@ -1,0 +1,153 @@
+import Foundation
+
+// An effect's way from its handler to its task. Most often its step queued nothing else, and the turn's
+// queue is empty when the step commits: the commit registers the effect in the lock it takes anyway, the
+// holder starts its task once the step is over (its observers have heard it, its journal has recorded it),
+// and attaches the task in the lock that ends the turn — no hop through the turn's queue, and two lock
+// pairs fewer. Otherwise the effect's start is queued, in its place, as a start of its own (see
+// `EffectStarts`).
+extension Dispatcher {
+    /// Asks for an effect of the running action: it starts once the action commits.
+    ///
+    /// - Parameter call: The handler call the ``Effects`` was given to: it is valid only during that call.
+    func requestEffect(
+        id: TaskKey?,
+        cancellingInFlight: Bool,
+        priority: TaskPriority?,
+        inCall call: UInt64,
+        _ work: @escaping @Sendable (Dispatcher) async throws -> Void
+    ) {
+        var facts = Admission.Facts()
+        // NB: the transaction is read only once this thread is known to hold the turn.
+        facts.runsEffectsCall =
+            holdsTurn() && transaction.isOpen && steps.isRunning && transaction.handlerCall == call
+            && call != 0
+        guard Admission.decide(.effect, facts) == .startOnCommit else {
+            let name = id.map { "\($0.value)" }
+            return report(
+                TaskError(.refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(name)))
+        }
+        let tag = steps.tagEffect(id: id, action: transaction.actionName)
+        transaction.enqueue(
+            effect: TrackedTask(
+                dispatcher: ObjectIdentifier(self), id: id, effect: tag, work: work, priority: priority,
+                cancellingInFlight: cancellingInFlight))
+    }
+
+    /// Registers the effects of the transaction that just committed, to start before anything queued runs;
+    /// returns `false`, and queues their starts instead, behind actions already queued.
+    ///
+    /// NB: called only when the transaction queued nothing else (see `EffectStarts`).
+    func commitRequestedEffects() -> Bool {
+        var cancellations: [any TaskCancelling] = []
+        let registered = state.withLock { state -> Bool in
+            // NB: what is queued already runs first; so do the effects' starts, as starts of their own.
+            guard state.turn.isQueueEmpty else { return false }
+            // NB: tested first: copying an absent existential still costs its witnesses' calls.
+            if state.taskStarter != nil { transaction.effects.starter = state.taskStarter }
+            if !state.taskEventObservers.isEmpty {
+                transaction.effects.observers = Array(state.taskEventObservers.values)
+            }
+            for task in transaction.effects.requested {
+                // NB: a replay starts no task: what the recorded ones dispatched replays from the journal's lines.
+                guard state.effectPauses == 0 else {
+                    task.isSkipped = true
+                    continue
+                }
+                if task.cancellingInFlight { hasCancelledTasks.set(true) }
+                let handles = state.tasks.begin(task, cancellingInFlight: task.cancellingInFlight)
+                if !handles.isEmpty { cancellations += handles }
+            }
+            if !hasStartedTasks.isSet { hasStartedTasks.set(true) }
+            state.turn.taskCount = state.tasks.count
+            // NB: with effects of an earlier commit still to start, the earlier count tells about them all.
+            if transaction.effects.committed.isEmpty { transaction.effects.cancellations = state.tasks.cancellations }
+            taskCancellations.store(state.tasks.cancellations)
+            return true
+        }
+        guard registered else {
+            transaction.queueRequestedEffects()
+            return false
+        }
+        if transaction.effects.committed.isEmpty {
+            swap(&transaction.effects.committed, &transaction.effects.requested)
+        } else {
+            transaction.effects.committed.append(contentsOf: transaction.effects.requested)
+            transaction.effects.requested.removeAll(keepingCapacity: true)
+        }
+        for cancellation in cancellations { cancellation.cancel() }
+        return true
+    }
+
+    /// Starts the tasks of the effects registered as their steps committed, in order, for the turn's next
+    /// lock to attach. Called by the turn holder before it runs anything queued, and before it gives the turn up.
+    @inline(__always)  // NB: most often there are none: the test costs no call
+    func startCommittedEffects() -> StartedEffects {
+        transaction.effects.committed.isEmpty ? StartedEffects() : startEffects()
+    }
+
+    private func startEffects() -> StartedEffects {
+        // NB: a cancellation that reached a committed effect before its task exists keeps its work from running.
+        if taskCancellations.value != transaction.effects.cancellations {
+            state.withLock { _ in
+                for task in transaction.effects.committed where task.isCancelled { task.startsCancelled = true }
+            }
+        }
+        let observers = transaction.effects.observers
+        var started = StartedEffects()
+        for task in transaction.effects.committed {
+            guard let effect = task.effect else { continue }
+            if task.isSkipped {
+                for observer in observers { observer(.skipped(effect)) }
+                continue
+            }
+            if !observers.isEmpty {
+                let event = TaskEvent.started(effect, at: .readingRealTimeClock())
+                for observer in observers { observer(event) }
+            }
+            started.append(task, start(task, through: transaction.effects.starter))
+        }
+        transaction.effects.committed.removeAll(keepingCapacity: true)
+        if !observers.isEmpty { transaction.effects.observers = [] }
+        if transaction.effects.starter != nil { transaction.effects.starter = nil }
+        return started
+    }
+
+    /// Starts the task of a registered effect.
+    func start(_ task: TrackedTask, through starter: borrowing (any TaskStarter)?) -> Task<Void, any Error> {
+        task.owner = self
+        // NB: the operation captures the task alone: its context is the task itself, not an allocation.
+        let operation: @Sendable () async throws -> Void = { [task] in try await task.runEffect() }
+        guard starter != nil else { return Task(priority: task.priority, operation: operation) }
+        return starter.unsafelyUnwrapped.start(priority: task.priority, operation)
+    }
+
+    /// Starts an effect whose start was queued behind other work (see `EffectStarts`).
+    func startQueued(effect task: TrackedTask) {
+        guard let registered = register(task, cancellingInFlight: task.cancellingInFlight) else { return }
+        let started = start(task, through: registered.starter)
+        if state.withLock({ $0.tasks.attach(effect: started, to: task) }) { started.cancel() }
+    }
+
+    /// Runs an effect's work marked as its code; reports what it throws, and forgets the task when it ends.
+    func execute(effect task: TrackedTask) async throws {
+        var outcome = EffectOutcome.finished
+        defer {
+            endTask(task, outcome)
+            // NB: the work, and the dispatcher, are released as the task ends, whoever keeps the task.
+            (task.work, task.owner) = (nil, nil)
+        }
+        if !TrackedTask.wasEverBound.isSet { TrackedTask.wasEverBound.set(true) }
+        // NB: a task cancelled before it started (a queued start `cancelTasks(id:)` reached) never runs its work.
+        guard !task.startsCancelled, let work = task.work else {
+            outcome = .cancelled
+            throw CancellationError()
+        }
+        do {
+            try await TrackedTask.$current.withValue(task) { try await work(self) }
+        } catch {
+            outcome = reportThrown(error, by: task)
+            throw error
+        }
+    }
+}

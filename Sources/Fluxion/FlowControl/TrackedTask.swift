@@ -1,0 +1,78 @@
+/// A task a dispatcher tracks: the running code's, for a dispatch to check, and what cancellation is about.
+///
+/// Cancellation is a fact about the task, kept here, not in its registry entry: the dispatches the task
+/// held, queued or left to plain child tasks are refused after it ended too, and the tasks it started
+/// inherit it. A class: the task-local value and every check of it copy a reference, not its fields.
+/// An effect's is also its record from its handler to its end: its work, and how it starts (one
+/// allocation for both; its `Task`'s operation captures it alone, and so needs no context of its own).
+final class TrackedTask: @unchecked Sendable {  // registry fields: guarded by its dispatcher's state lock (see below)
+    let dispatcher: ObjectIdentifier
+    /// The id the task was started under.
+    let id: TaskKey?
+    /// Which effect the task is; `nil` for a task started outside any step.
+    let effect: EffectTag?
+    /// The tracked task that started it: cancelling that one cancels this one.
+    let parent: TrackedTask?
+
+    // NB: guarded by the dispatcher's state lock: the registry's fields.
+    /// Whether it was cancelled, itself.
+    var isCancelledItself = false
+    /// Whether it was cancelled before it started: its work never runs. Set before its `Task` exists.
+    var startsCancelled = false
+    /// Whether it is registered and has not ended.
+    var isRunning = false
+    /// The tasks registered before and after it, while it runs (see ``TaskRegistry``).
+    var previous: TrackedTask?
+    var next: TrackedTask?
+    /// Cancels its `Task`, once attached: an effect's, or another's (kept apart, as an existential costs
+    /// a copy through its type's witnesses each time it is stored).
+    var effectHandle: Task<Void, any Error>?
+    var handle: (any TaskCancelling)?
+
+    // NB: an effect's start: set by the turn holder before its `Task` exists, then touched only by that task.
+    /// The effect's work; released when its task ends.
+    var work: (@Sendable (Dispatcher) async throws -> Void)?
+    /// The dispatcher it runs for, from its `Task`'s creation to its end.
+    var owner: Dispatcher?
+    let priority: TaskPriority?
+    let cancellingInFlight: Bool
+    /// Whether it did not start: effects were paused (a replay) when its step committed.
+    var isSkipped = false
+
+    init(
+        dispatcher: ObjectIdentifier, id: TaskKey?, effect: EffectTag?, parent: TrackedTask? = nil,
+        work: (@Sendable (Dispatcher) async throws -> Void)? = nil, priority: TaskPriority? = nil,
+        cancellingInFlight: Bool = false
+    ) {
+        self.dispatcher = dispatcher
+        self.id = id
+        self.effect = effect
+        self.parent = parent
+        self.work = work
+        self.priority = priority
+        self.cancellingInFlight = cancellingInFlight
+    }
+
+    /// Whether it, or a task that started it, was cancelled.
+    var isCancelled: Bool {
+        isCancelledItself || parent?.isCancelled == true
+    }
+
+    /// Runs the effect's work: its `Task`'s operation.
+    func runEffect() async throws {
+        try await owner.unsafelyUnwrapped.execute(effect: self)
+    }
+
+    @TaskLocal static var current: TrackedTask?
+
+    /// Whether any task of any dispatcher has bound ``current``: until one does, no code sees it bound,
+    /// and reading it, which costs a tenth of a recorded dispatch, is skipped.
+    ///
+    /// NB: it stays set: a task that a tracked task starts inherits `current`, and may outlive it.
+    static let wasEverBound = AtomicFlag()
+
+    /// `current`, read only once some task has bound it.
+    static var currentIfAny: TrackedTask? {
+        wasEverBound.isSet ? current : nil
+    }
+}
