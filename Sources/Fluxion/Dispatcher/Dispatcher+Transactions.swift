@@ -129,7 +129,7 @@ extension Dispatcher {
             return try transactTraced(name, in: list, running: run, erased: erased)
         }
         try withTransaction {
-            try transaction.runHandlers(name, erased: erased, through: list, with: run)
+            try transaction.runHandlers(name, through: list, with: run)
         } erased: {
             erased()
         }
@@ -201,20 +201,30 @@ extension Dispatcher {
         guard holdsTurn(), transaction.isRunningHandler else {
             throw FluxionError.waitForOutsideDispatch(name())
         }
-        let tracer = transaction.tracer
-        let waited = try transaction.waitFor(id) { handler, store in
-            // NB: a pending route means several routes, so the transaction holds the action.
-            guard let action = transaction.action else {
-                return .failed(FluxionError.waitForOutsideDispatch(name()))
-            }
-            guard let tracer else { return handler.run(on: store, action) }
-            return tracer.traceHandler(of: store, action: action.name) { handler.run(on: store, action) }
-        }
-        if let store = waited { return store }
+        if let store = try transaction.waitFor(id) { return store }
         guard state.withLock({ $0.index.registrations[id] != nil }) else {
             throw FluxionError.storeNotRegistered(
                 name(), waitingStore: transaction.runningStoreName, action: transaction.actionName)
         }
         return nil
+    }
+
+    /// ``Store/waitFor(_:)`` for the thread holding the turn: runs the handler of the store of type `S`
+    /// for the current action, unless it ran, and returns that store.
+    func waitedStore<State, S: Store<State>>(_ type: S.Type) throws -> S {
+        guard transaction.isRunningHandler else { throw FluxionError.waitForOutsideDispatch(typeName(S.self)) }
+        let id = ObjectIdentifier(S.self)
+        // NB: the route for `S` holds a store of type `S`.
+        if let store = try transaction.waitFor(id) { return unsafeDowncast(store, to: S.self) }
+        // NB: a store the action does not reach: one look-up, under the lock, finds it or its registration.
+        let (store, registration) = state.withLock { state in
+            (state.index.instances[id], state.index.registrations[id])
+        }
+        if let store { return unsafeDowncast(store, to: S.self) }
+        guard let registration else {
+            throw FluxionError.storeNotRegistered(
+                typeName(S.self), waitingStore: transaction.runningStoreName, action: transaction.actionName)
+        }
+        return unsafeDowncast(try instance(of: registration), to: S.self)
     }
 }

@@ -37,45 +37,9 @@
 ///
 /// A dispatcher keeps one transaction and reuses its buffers.
 final class Transaction: @unchecked Sendable {  // touched only by the thread holding the dispatch turn
-    private enum Progress {
-        case pending
-        case running
-        case done
-        /// Done, committed, and someone hears the change.
-        case heard
-    }
-
-    /// What the transaction knows; every access to it is short, and none spans user code.
-    private struct State {
-        /// Whether a transaction is open: from its first handler to its end.
-        var isOpen = false
-        /// The batch, while the transaction is one: open across actions, every change staged.
-        var batch = BatchState()
-        /// The first error: it rolls the whole transaction back.
-        var failure: (any Error)?
-        /// The routes of the action running now, with their stores; kept until its changes are delivered.
-        /// NB: not retained (a reference count costs on every dispatch): the dispatch that runs the
-        /// action holds the list until then.
-        var unretainedList: Unmanaged<RouteList>?
-        var list: RouteList? { unretainedList?.takeUnretainedValue() }
-        var progress: ContiguousArray<Progress> = []
-        /// The routes whose handlers are running, outermost first (a `waitFor` nests one).
-        var running: ContiguousArray<Int> = []
-        /// The action running now, with its payload type erased, for `waitFor` to run other handlers.
-        var action: AnyAction?
-        /// The name of the action running now, or last run.
-        var actionName = ""
-        /// Whether the running action stages its changes.
-        var stages = false
-        /// How many transactions committed, and the serial of the step that committed last.
-        var (commits, committedStep): (UInt64, UInt64) = (0, 0)
-        /// The handler call running now (`0` for none), and the last one given.
-        var (handlerCall, lastHandlerCall): (UInt64, UInt64) = (0, 0)
-    }
-
     // NB: only the thread holding the dispatch turn touches the transaction, so its state skips the
     // run-time exclusivity checks (unchecked: W1 +1,058, W6 +2,550 instructions/dispatch checked, callgrind).
-    @exclusivity(unchecked) private var state = State()
+    @exclusivity(unchecked) private var state = TransactionState()
     /// The performance trace recording the dispatcher's actions; `nil`, and so costing one test
     /// at each place that would record, while none does. See `Dispatcher+Tracing.swift`.
     var tracer: TraceRecorder?
@@ -87,7 +51,6 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
 
     var isOpen: Bool { state.isOpen }
     var isBatch: Bool { state.batch.isOpen }
-    var action: AnyAction? { state.action }
     var actionName: String { state.actionName }
 
     var isRunningBatchAction: Bool {
@@ -135,22 +98,15 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     ///
     /// - Parameters:
     ///   - name: The action's name, for error messages.
-    ///   - erased: Makes the action, for `waitFor` to run handlers of other routes;
-    ///     called only when there are several routes.
     ///   - list: The action's routes, every store of which exists.
+    ///   - runner: Runs a handler on its store, for this action.
     /// - Throws: The first error a handler threw: the transaction is then failed.
-    func runHandlers(
-        _ name: String,
-        erased: () -> AnyAction,
-        through list: RouteList,
-        with runner: (Handler, AnyObject) -> HandlerOutcome
-    ) throws {
+    func runHandlers(_ name: String, through list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome)
+        throws
+    {
         state.isOpen = true
         state.actionName = name
         let count = list.routes.count
-        // NB: with one route, `waitFor` can never run another handler: the action is needed only with more.
-        let keepsAction = count > 1
-        if keepsAction { state.action = erased() }
         state.unretainedList = Unmanaged.passUnretained(list)
         // NB: one store alone commits at once; several stage, so that they commit together.
         state.stages = state.batch.isOpen || count > 1
@@ -160,10 +116,28 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
             state.progress = ContiguousArray(repeating: .pending, count: count)
         }
         defer {
-            if keepsAction { state.action = nil }
             // NB: a batch's changes are staged in `staged`; an action's, along its list.
             if state.batch.isOpen { state.unretainedList = nil }
         }
+        if count > 1 {
+            // NB: kept for `waitFor`, which runs a handler of this list early, and only while the handlers run:
+            // it does not escape. With one route, `waitFor` never runs another handler.
+            try withoutActuallyEscaping(runner) { runner in
+                let outer = state.runner
+                state.runner = runner
+                defer { state.runner = outer }
+                try runRoutes(count, of: list, with: runner)
+            }
+        } else {
+            try runRoutes(count, of: list, with: runner)
+        }
+    }
+
+    /// Runs the pending handlers of the first `count` routes of `list` with `runner`, in order.
+    @inline(__always)
+    private func runRoutes(_ count: Int, of list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome)
+        throws
+    {
         var index = 0
         while index < count, state.failure == nil {
             if state.progress[index] == .pending { runHandler(at: index, of: list, with: runner) }
@@ -172,27 +146,60 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         if let failure = state.failure { throw failure }
     }
 
-    /// Runs the handler of the store with `id` now, unless it ran already.
+    /// Runs the handler of the store with `id` now, unless it ran already (``Store/waitFor(_:)``).
     ///
     /// - Returns: That store, or `nil` when no store with `id` handles this action.
     /// - Throws: ``FluxionError/waitForCycle(_:)`` when that store is waiting
     ///   already, or the error its handler threw.
-    func waitFor(_ id: ObjectIdentifier, runner: (Handler, AnyObject) -> HandlerOutcome) throws -> AnyObject? {
-        guard let list = state.list, let index = list.index(of: id) else { return nil }
+    func waitFor(_ id: ObjectIdentifier) throws -> AnyObject? {
+        // NB: the dispatch running the action holds its list: its routes and stores are lent without reference counts.
+        guard let unretainedList = state.unretainedList else { return nil }
+        switch unretainedList._withUnsafeGuaranteedRef({ runFirst(id, of: $0) }) {
+        case .notReached: return nil
+        case .failed(let error): throw error
+        case .ran(let store): return store
+        }
+    }
+
+    /// What ``waitFor(_:)`` found.
+    private enum Waited {
+        case notReached
+        case failed(any Error)
+        case ran(AnyObject?)
+    }
+
+    private func runFirst(_ id: ObjectIdentifier, of list: RouteList) -> Waited {
+        guard let index = list.index(of: id) else { return .notReached }
         switch state.progress[index] {
         case .pending:
-            if state.failure == nil { runHandler(at: index, of: list, with: runner) }
+            // NB: the dispatcher keeps its transaction: it is lent to the runner without a reference count.
+            let transaction = Unmanaged.passUnretained(self)
+            if state.failure == nil {
+                runHandler(at: index, of: list) { handler, store in
+                    transaction._withUnsafeGuaranteedRef { $0.runWaited(handler, on: store) }
+                }
+            }
         case .running:
             let running = state.running
             let path = (running[(running.firstIndex(of: index) ?? 0)...] + [index]).map {
                 list.routes[$0].registration.name
             }
-            throw FluxionError.waitForCycle(path)
+            return .failed(FluxionError.waitForCycle(path))
         case .done, .heard:
             break
         }
-        if let failure = state.failure { throw failure }
-        return list.routes[index].store
+        if let failure = state.failure { return .failed(failure) }
+        unowned(unsafe) let route = list.routes[index]
+        return .ran(route.unretainedStore?.takeUnretainedValue())
+    }
+
+    /// Runs a handler that a `waitFor` runs early, as the running action's dispatch runs its handlers.
+    private func runWaited(_ handler: Handler, on store: AnyObject) -> HandlerOutcome {
+        // NB: a pending route means several routes, so the transaction holds the runner.
+        guard let runner = state.runner else {
+            return .failed(FluxionError.waitForOutsideDispatch(typeName(type(of: store))))
+        }
+        return runner(handler, store)
     }
 
     /// Stages a change of `store` made outside any handler: a batch's inline mutation.

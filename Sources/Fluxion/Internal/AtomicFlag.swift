@@ -19,6 +19,7 @@ final class AtomicFlag: @unchecked Sendable {  // the value is a C11 atomic
         fluxion_counter_load(storage) != 0
     }
 
+    @usableFromInline
     func set(_ value: Bool) {
         fluxion_counter_store(storage, value ? 1 : 0)
     }

@@ -121,6 +121,9 @@ final class StoreOperations: Sendable {
     let deliverTraced: @Sendable (AnyObject, AnyAction, TraceRecorder) -> Void
     /// Whether the running step staged a change of the store's state: what a computed store asks of its sources.
     let hasStagedChange: @Sendable (AnyObject) -> Bool
+    /// Initialises the memory at the pointer, bound to the store's `State`, with the store's ``Store/state``:
+    /// how a computed store reads its sources, specialised here, where their code is unspecialised.
+    let readState: @Sendable (AnyObject, UnsafeMutableRawPointer) -> Void
 
     @usableFromInline
     init(
@@ -129,7 +132,8 @@ final class StoreOperations: Sendable {
         rollback: @escaping @Sendable (AnyObject) -> Void,
         deliver: @escaping @Sendable (AnyObject, AnyAction) -> Void,
         deliverTraced: @escaping @Sendable (AnyObject, AnyAction, TraceRecorder) -> Void,
-        hasStagedChange: @escaping @Sendable (AnyObject) -> Bool
+        hasStagedChange: @escaping @Sendable (AnyObject) -> Bool,
+        readState: @escaping @Sendable (AnyObject, UnsafeMutableRawPointer) -> Void
     ) {
         self.stage = stage
         self.commit = commit
@@ -137,6 +141,7 @@ final class StoreOperations: Sendable {
         self.deliver = deliver
         self.deliverTraced = deliverTraced
         self.hasStagedChange = hasStagedChange
+        self.readState = readState
     }
 
     /// The operations of stores whose state is `State`.
@@ -148,7 +153,10 @@ final class StoreOperations: Sendable {
             rollback: { unsafeDowncast($0, to: Store<State>.self).rollBackStaged() },
             deliver: { unsafeDowncast($0, to: Store<State>.self).deliverPendingChange(for: $1) },
             deliverTraced: { unsafeDowncast($0, to: Store<State>.self).deliverPendingChange(for: $1, tracing: $2) },
-            hasStagedChange: { unsafeDowncast($0, to: Store<State>.self).hasStagedChange }
+            hasStagedChange: { unsafeDowncast($0, to: Store<State>.self).hasStagedChange },
+            readState: {
+                $1.assumingMemoryBound(to: State.self).initialize(to: unsafeDowncast($0, to: Store<State>.self).state)
+            }
         )
     }
 }

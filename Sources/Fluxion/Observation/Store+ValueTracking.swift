@@ -121,7 +121,7 @@ extension Store {
     /// and a field spares such a store the runtime call (about 30 instructions a dispatch in W12).
     @inlinable
     final var isStateTracked: Bool {
-        isStateRead && !isKnownUniquelyReferenced(&stateKeyPath)
+        isStateRead.isSet && !isKnownUniquelyReferenced(&stateKeyPath)
     }
 }
 

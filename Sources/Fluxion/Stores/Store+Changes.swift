@@ -6,6 +6,7 @@ extension Store: StoreRuntime {
             guard !isAttached else { return false }
             isAttached = true
             owningDispatcher = dispatcher
+            turnLink.publish(TurnLink(dispatcher))
             return true
         }
     }

@@ -73,9 +73,9 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// The thread running the transaction that staged `staged`, the turn holder: read by any thread
     /// without the lock, to tell whether it may read `staged`.
     @usableFromInline let stagingThread = AtomicThreadID()
-    /// Whether ``state`` was ever read: until then no tracker can hold `stateKeyPath`.
-    // unchecked: W1 +83, W6 +417 instructions/dispatch checked (callgrind)
-    @usableFromInline @exclusivity(unchecked) final var isStateRead = false
+    /// Whether ``state`` was ever read: until then no tracker can hold `stateKeyPath`. Atomic: the turn
+    /// holder sets it without the lock (see `turnHolderState`), other readers under it.
+    @usableFromInline let isStateRead = AtomicFlag()
     /// The observers in the order they were added; `nil` marks a cancelled one's slot.
     // unchecked: W1 +84, W5 +414 instructions/dispatch checked (callgrind)
     @usableFromInline @exclusivity(unchecked) final var observers: ContiguousArray<AnyObserver?> = []
@@ -86,6 +86,10 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     final var compactionThreshold = 8
     /// The dispatcher that created the store; set once, when it attaches the store.
     final weak var owningDispatcher: Dispatcher?
+    /// That dispatcher's turn, and the dispatcher lent, for its turn holder; published with `owningDispatcher`.
+    /// NB: read by any thread without the lock, so atomic, and lent: a reference count would cost two atomic
+    /// operations a read.
+    @usableFromInline let turnLink = PublishedTurnLink()
     final var isAttached = false
     /// Whether the store passes its changes on to its dispatcher's whole-dispatcher observers.
     final var isRelaying = false
@@ -131,47 +135,6 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// its index from action names to handlers. The default table is empty.
     open class var handlers: HandlerTable<State> { HandlerTable() }
 
-    /// A snapshot of the current state; safe to read from any thread.
-    ///
-    /// Other threads see the state as last committed: never a state in the
-    /// middle of an action or a batch. The thread running an action sees the
-    /// action's changes so far: a handler that calls ``waitFor(_:)`` reads the
-    /// other store's new state here (its own is its `inout` parameter).
-    @inlinable
-    public final var state: State {
-        // NB: inlinable, so that the caller, knowing `State`, finds `Store<State>`'s metadata in its
-        // own cache: an unspecialised read looks it up in the runtime's table (about 850 instructions).
-        lock.lock()
-        defer { lock.unlock() }
-        // NB: under the lock, before the read: a commit after this read sees the key path held.
-        registrar.access(self, keyPath: stateKeyPath)
-        isStateRead = true
-        return visibleState
-    }
-
-    /// The state the calling thread sees: a transaction's own staged state, or the committed one.
-    /// NB: read with `lock` held.
-    @inlinable
-    final var visibleState: State {
-        if inPlaceMutator.thread != nil { waitForInPlaceMutation() }
-        if stagingThread.names(.current), let staged { return staged }
-        return currentState
-    }
-
-    /// Waits, the lock held, until the handler changing the state in place has returned.
-    @usableFromInline
-    final func waitForInPlaceMutation() {
-        while let mutator = inPlaceMutator.thread {
-            // NB: the state is the handler's `inout` argument now; its own thread cannot read it too.
-            precondition(
-                mutator != .current,
-                "\(type(of: self)) read its own state inside a handler that changes it in place: use the handler's argument"
-            )
-            // NB: flagged, the handler's thread clears the mark under the lock and wakes this one.
-            if inPlaceMutator.flagWaiting(for: mutator) { lock.wait() }
-        }
-    }
-
     /// The dispatcher that created this store, while it exists.
     public final var dispatcher: Dispatcher? {
         lock.withLock { owningDispatcher }  // NB: the strong reference is released by the caller, unlocked
@@ -198,6 +161,11 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// - Throws: The errors of ``Dispatcher/waitFor(_:)``.
     @discardableResult
     public final func waitFor<OtherState, Other: Store<OtherState>>(_ type: Other.Type) throws -> Other {
+        // NB: a thread holding the turn runs inside a method of the dispatcher, which keeps it alive throughout:
+        // it is lent without a reference count (a weak load and a release take the slow, side-table path).
+        if holdsTurn, let dispatcher = turnLink.link?._withUnsafeGuaranteedRef({ $0.dispatcher }) {
+            return try dispatcher._withUnsafeGuaranteedRef { try $0.waitedStore(type) }
+        }
         guard let dispatcher = attachedDispatcher else {
             throw FluxionError.waitForOutsideDispatch(typeName(Other.self))
         }

@@ -119,13 +119,13 @@ extension Dispatcher {
     ) throws {
         guard let recorder = tracingRecorder() else {
             return try withTransaction {
-                try transaction.runHandlers(name, erased: erased, through: list, with: run)
+                try transaction.runHandlers(name, through: list, with: run)
             } erased: {
                 erased()
             }
         }
         func body() throws {
-            try transaction.runHandlers(name, erased: erased, through: list) { handler, store in
+            try transaction.runHandlers(name, through: list) { handler, store in
                 recorder.traceHandler(of: store, action: name) { run(handler, store) }
             }
         }
