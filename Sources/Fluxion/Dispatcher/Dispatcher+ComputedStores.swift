@@ -88,7 +88,7 @@ extension Dispatcher {
         of _: S.Type,
         from sources: repeat (each Source).Type,
         compute: @escaping @Sendable (repeat (each Source).State) throws -> State
-    ) -> Computation<S> {
+    ) -> Computation<State, S> {
         var sourceTypes: [any AnyObject.Type] = []
         for source in repeat each sources { sourceTypes.append(source) }
         // NB: inside a step, a source's `state` is the state the step makes; a new store starts from committed ones.
@@ -126,7 +126,7 @@ extension Dispatcher {
     func registerComputed<State, S: Store<State>>(
         _ type: S.Type,
         tables: (declared: HandlerTable<State>, empty: HandlerTable<State>),
-        computation: Computation<S>,
+        computation: Computation<State, S>,
         prepare: (@Sendable (S) -> Void)?
     ) throws {
         let (sources, make, apply) = (computation.sources, computation.make, computation.apply)
@@ -220,8 +220,11 @@ extension Dispatcher {
 
 /// What registers a computed store `S`: its source types, and the closures that make it and compute it anew
 /// from their stores (in the order of `sources`), made where the store is declared.
+// NB: `S` is constrained to `Store<State>`, not `AnyObject`: with the latter, Swift 6.3.1 crashed compiling an
+// app in release (its cross-module optimisation deserialised `register(_:initialState:factory:)` with a
+// mismatched closure type).
 @usableFromInline
-struct Computation<S: AnyObject>: Sendable {
+struct Computation<State, S: Store<State>>: Sendable {
     @usableFromInline let sources: [any AnyObject.Type]
     @usableFromInline let make: @Sendable ([AnyObject]) throws -> S
     @usableFromInline let apply: @Sendable (AnyObject, ComputedSources) -> HandlerOutcome
