@@ -12,13 +12,7 @@ extension Journal {
     ///   ``JournalError/notAJournal(path:reason:)`` when it does not start with a journal's header, or
     ///   has a newer version.
     package static func contentsOfFile(at url: URL) throws -> Data {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: url.path)
-            throw JournalError.unreadableFile(path: url.path, reason: exists ? "\(error)" : "there is no such file")
-        }
+        let data = try bytes(of: url)
         let firstLine = data.prefix { $0 != UInt8(ascii: "\n") }
         guard let header = String(data: firstLine, encoding: .utf8) else {
             throw JournalError.notAJournal(path: url.path, reason: "it is not UTF-8 text")

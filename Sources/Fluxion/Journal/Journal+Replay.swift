@@ -111,16 +111,21 @@ extension Journal {
 
     /// The text of a journal file.
     private static func text(of url: URL) throws -> String {
-        let data: Data
+        guard let text = String(data: try bytes(of: url), encoding: .utf8) else {
+            throw JournalError.notAJournal(path: url.path, reason: "it is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// The bytes of the file at `url`.
+    ///
+    /// - Throws: ``JournalError/unreadableFile(path:reason:)`` when it cannot be read.
+    static func bytes(of url: URL) throws -> Data {
         do {
-            data = try Data(contentsOf: url)
+            return try Data(contentsOf: url)
         } catch {
             let exists = FileManager.default.fileExists(atPath: url.path)
             throw JournalError.unreadableFile(path: url.path, reason: exists ? "\(error)" : "there is no such file")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw JournalError.notAJournal(path: url.path, reason: "it is not UTF-8 text")
-        }
-        return text
     }
 }
