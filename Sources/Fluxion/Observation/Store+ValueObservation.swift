@@ -6,7 +6,10 @@ extension Store {
     /// The observer compares the value before and after each dispatch that
     /// reaches the store, and stays silent when it is equal, so changes to
     /// other fields do not wake it. Nested paths work; to ignore a field,
-    /// observe the fields you need instead of the whole state.
+    /// observe the fields you need instead of the whole state. The value
+    /// before a change is the one the observer read after the change before
+    /// it: let the path read the state's own values, not an object the state
+    /// refers to, whose changes between dispatches no observer is told of.
     ///
     /// ```swift
     /// store.observe(owner: self, \.user.name) { owner, name in
@@ -93,6 +96,8 @@ extension Store {
     /// ```swift
     /// let token = store.observe(\.count) { count in print(count.newValue) }
     /// ```
+    ///
+    /// It compares values as ``observe(owner:_:on:sendingCurrentState:_:)`` does.
     @inlinable  // NB: so that each call's `ValueChange` is built where `Value` is known; see `KeyPathValueObserver`
     public final func observe<Value: Equatable & Sendable>(
         _ keyPath: KeyPath<State, Value> & Sendable,
