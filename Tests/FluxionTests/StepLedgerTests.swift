@@ -22,15 +22,23 @@ import Testing
     @Test func effectsAreNumberedWithinTheirStep() {
         let steps = StepLedger()
         _ = steps.beginDirect()
-        let first = steps.tagEffect(id: nil, action: "search")
-        let second = steps.tagEffect(id: TaskKey("search"), action: "search")
+        let first = effect(placedBy: steps, id: nil, action: "search")
+        let second = steps.tagCancellation(id: TaskKey("search"), action: "search")
         steps.end(true)
         _ = steps.beginDirect()
-        let next = steps.tagEffect(id: nil, action: "load")
+        let next = effect(placedBy: steps, id: nil, action: "load")
 
         #expect([first.index, second.index, next.index] == [0, 1, 0])
         #expect([first.step, second.step, next.step] == [1, 1, 2])
-        #expect([first.name, second.name] == ["#1", "search"])
+        #expect([first.name, second.name] == ["#1", "cancel search"])
+        #expect(first.effect === first)
+    }
+
+    /// The tracked task of an effect the running step of `steps` asks for: its own tag.
+    private func effect(placedBy steps: StepLedger, id: String?, action: String) -> TrackedTask {
+        let place = steps.placeEffect()
+        return TrackedTask(
+            dispatcher: ObjectIdentifier(steps), id: id.map(TaskKey.init), effectOf: (place.step, place.index, action))
     }
 
     /// A dispatch that gives its turn up while another thread creates a store keeps its step; the
@@ -38,7 +46,7 @@ import Testing
     @Test func aStepSetAsideComesBackWithItsSerialAndEffects() {
         let steps = StepLedger()
         _ = steps.beginDirect()
-        _ = steps.tagEffect(id: nil, action: "a")
+        _ = steps.placeEffect()
 
         let kept = steps.setAside()
         #expect(!steps.isRunning)
@@ -49,7 +57,7 @@ import Testing
 
         #expect(steps.isRunning)
         #expect(steps.serial == 1)
-        #expect(steps.tagEffect(id: nil, action: "a").index == 1)
+        #expect(steps.placeEffect().index == 1)
         steps.end(true)
         #expect(steps.beginDirect())
         #expect(steps.serial == 3)

@@ -20,7 +20,7 @@ import Testing
     private static let dispatcher = ObjectIdentifier(Cancellations.self)
 
     private static func task(_ id: String?, parent: TrackedTask? = nil) -> TrackedTask {
-        TrackedTask(dispatcher: dispatcher, id: id.map(TaskKey.init), effect: nil, parent: parent)
+        TrackedTask(dispatcher: dispatcher, id: id.map(TaskKey.init), parent: parent)
     }
 
     @Test func cancellingAnIdMarksOnlyItsTasksAndHandsOutTheirCancellations() {

@@ -111,13 +111,27 @@ extension Dispatcher {
     ///
     /// The effects the steps committed start first, in order (see `EffectStarts`).
     func drainQueueAndEndTurn() {
-        guard transaction.effects.committed.isEmpty else { return drainStartingEffects() }
+        guard transaction.effects.committed.isEmpty else { return endTurnStartingEffects() }
         // NB: most often nothing was queued and nobody waits for a drain: the turn just ends.
         let ended = state.withLock { state in
             guard state.turn.endIfIdle() else { return false }
             self.state.broadcast()
             return true
         }
+        if !ended { drainStartingEffects() }
+    }
+
+    /// Starts the effects the step committed; then, most often, ends the turn in the lock that attaches their
+    /// tasks; otherwise runs the queued actions first.
+    private func endTurnStartingEffects() {
+        var started = startCommittedEffects()
+        let ended = state.withLock { state in
+            started.attach(in: &state.tasks)
+            guard state.turn.endIfIdle() else { return false }
+            self.state.broadcast()
+            return true
+        }
+        started.finish()
         if !ended { drainStartingEffects() }
     }
 

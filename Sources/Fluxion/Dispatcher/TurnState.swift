@@ -188,6 +188,9 @@ struct TurnState {
         return drainWaiters.remove(at: index).continuation
     }
 
+    /// Whether a caller of `waitUntilDrained()` waits.
+    var hasDrainWaiters: Bool { !drainWaiters.isEmpty }
+
     /// The drain waiters to resume, if nothing runs or waits any more.
     mutating func takeDrainWaitersIfDrained() -> [CheckedContinuation<Void, Never>] {
         guard !drainWaiters.isEmpty, holder == nil, yieldedTurns == 0, suspended.isEmpty, taskCount <= 1 else {

@@ -13,7 +13,7 @@ extension Dispatcher {
             let error = FluxionError.effectOutsideHandler("\(id.value)")
             return report(TaskError(.refused, taskID: id.value, action: nil, error: error))
         }
-        let tag = steps.tagEffect(id: id, action: transaction.actionName, cancelling: true)
+        let tag = steps.tagCancellation(id: id, action: transaction.actionName)
         transaction.enqueue(
             QueuedAction(cancellationOf: AnyAction(name: transaction.actionName), cause: .queued(by: tag.step)) {
                 $0.cancel(as: tag)

@@ -27,11 +27,11 @@ extension Dispatcher {
             return report(
                 TaskError(.refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(name)))
         }
-        let tag = steps.tagEffect(id: id, action: transaction.actionName)
+        let place = steps.placeEffect()
         transaction.enqueue(
             effect: TrackedTask(
-                dispatcher: ObjectIdentifier(self), id: id, effect: tag, work: work, priority: priority,
-                cancellingInFlight: cancellingInFlight))
+                dispatcher: ObjectIdentifier(self), id: id, effectOf: (place.step, place.index, transaction.actionName),
+                work: work, priority: priority, cancellingInFlight: cancellingInFlight))
     }
 
     /// Registers the effects of the transaction that just committed, to start before anything queued runs;
@@ -87,14 +87,28 @@ extension Dispatcher {
     }
 
     private func startEffects() -> StartedEffects {
+        let transaction = self.transaction
         // NB: a cancellation that reached a committed effect before its task exists keeps its work from running.
         if taskCancellations.value != transaction.effects.cancellations {
             state.withLock { _ in
                 for task in transaction.effects.committed where task.isCancelled { task.startsCancelled = true }
             }
         }
-        let observers = transaction.effects.observers
         var started = StartedEffects()
+        if transaction.effects.observers.isEmpty, transaction.effects.starter == nil {
+            // NB: most often: nothing to tell, nothing to start the tasks but `Task`.
+            for task in transaction.effects.committed where !task.isSkipped {
+                started.append(task, start(task, through: nil))
+            }
+        } else {
+            startEffects(observed: transaction.effects.observers, into: &started)
+        }
+        transaction.effects.committed.removeAll(keepingCapacity: true)
+        return started
+    }
+
+    /// Starts the committed effects through the task starter, telling the observers of task events.
+    private func startEffects(observed observers: [@Sendable (TaskEvent) -> Void], into started: inout StartedEffects) {
         for task in transaction.effects.committed {
             guard let effect = task.effect else { continue }
             if task.isSkipped {
@@ -107,19 +121,21 @@ extension Dispatcher {
             }
             started.append(task, start(task, through: transaction.effects.starter))
         }
-        transaction.effects.committed.removeAll(keepingCapacity: true)
         if !observers.isEmpty { transaction.effects.observers = [] }
-        if transaction.effects.starter != nil { transaction.effects.starter = nil }
-        return started
+        transaction.effects.starter = nil
     }
 
     /// Starts the task of a registered effect.
-    func start(_ task: TrackedTask, through starter: borrowing (any TaskStarter)?) -> Task<Void, any Error> {
-        task.owner = self
-        // NB: the operation captures the task alone: its context is the task itself, not an allocation.
-        let operation: @Sendable () async throws -> Void = { [task] in try await task.runEffect() }
-        guard starter != nil else { return Task(priority: task.priority, operation: operation) }
-        return starter.unsafelyUnwrapped.start(priority: task.priority, operation)
+    ///
+    /// The task's operation keeps the dispatcher until the task ends (a dispatcher let go meanwhile lives
+    /// until then), with the one reference count its capture takes: the dispatcher is weakly referenced by
+    /// its stores, and such an object's counts take the runtime's slow path.
+    func start(_ task: TrackedTask, through starter: (any TaskStarter)?) -> Task<Void, any Error> {
+        // NB: the operation is written in the call, so made in the form `Task` takes: no thunk converts it.
+        guard let starter else {
+            return Task(priority: task.priority) { [self, task] in try await execute(effect: task) }
+        }
+        return starter.start(priority: task.priority) { [self, task] in try await execute(effect: task) }
     }
 
     /// Starts an effect whose start was queued behind other work (see `EffectStarts`).
@@ -134,8 +150,8 @@ extension Dispatcher {
         var outcome = EffectOutcome.finished
         defer {
             endTask(task, outcome)
-            // NB: the work, and the dispatcher, are released as the task ends, whoever keeps the task.
-            (task.work, task.owner) = (nil, nil)
+            // NB: the work is released as the task ends, whoever keeps the task.
+            task.work = nil
         }
         if !TrackedTask.wasEverBound.isSet { TrackedTask.wasEverBound.set(true) }
         // NB: a task cancelled before it started (a queued start `cancelTasks(id:)` reached) never runs its work.

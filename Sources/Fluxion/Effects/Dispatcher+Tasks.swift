@@ -20,7 +20,7 @@ extension Dispatcher {
             report(TaskError(.refused, taskID: parent?.id?.value, action: nil, error: CancellationError()))
             return Task { throw CancellationError() }
         case .startNow:
-            let tracked = TrackedTask(dispatcher: ObjectIdentifier(self), id: id, effect: nil, parent: parent)
+            let tracked = TrackedTask(dispatcher: ObjectIdentifier(self), id: id, parent: parent)
             return startTask(tracked, cancellingInFlight: cancellingInFlight, priority: priority, work)
                 ?? Task { throw CancellationError() }
         default:
@@ -29,8 +29,9 @@ extension Dispatcher {
         // NB: a batch's closure is its caller's own code: a task that runs one started what it starts.
         let isBatchClosure = transaction.isBatch && !transaction.isRunningBatchAction
         let action = isBatchClosure ? AnyAction.batchName : transaction.actionName
+        let place = steps.placeEffect()
         let tracked = TrackedTask(
-            dispatcher: ObjectIdentifier(self), id: id, effect: steps.tagEffect(id: id, action: action),
+            dispatcher: ObjectIdentifier(self), id: id, effectOf: (place.step, place.index, action),
             parent: isBatchClosure ? currentTask : nil)
         let gate = TaskGate()
         let task = makeTask(priority: priority) {
@@ -159,9 +160,16 @@ extension Dispatcher {
 
     /// Forgets an ended task, and resumes the drain waiters if nothing else runs.
     func endTask(_ task: TrackedTask, _ outcome: EffectOutcome) {
-        let (waiters, observers, eventObservers) = state.withLock { state in
+        typealias Told = (
+            waiters: [CheckedContinuation<Void, Never>], ends: [@Sendable () -> Void],
+            events: [@Sendable (TaskEvent) -> Void]
+        )
+        let (waiters, observers, eventObservers) = state.withLock { state -> Told in
             state.tasks.end(task)
             state.turn.taskCount = state.tasks.count
+            // NB: most often nobody waits or watches: nothing is copied out of the lock.
+            guard state.turn.hasDrainWaiters || !state.taskEndObservers.isEmpty || !state.taskEventObservers.isEmpty
+            else { return ([], [], []) }
             let eventObservers =
                 task.effect == nil || state.taskEventObservers.isEmpty ? [] : Array(state.taskEventObservers.values)
             return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers, eventObservers)

@@ -31,16 +31,26 @@ import Foundation
 /// its thread: asked later (even in another handler of the same action), the effect does not start, and
 /// ``FluxionError/effectOutsideHandler(_:)`` reaches ``Dispatcher/onTaskError``.
 public struct Effects: Sendable {
-    @usableFromInline let dispatcher: Dispatcher?
+    /// The way to the dispatcher of the handler's store; `nil` for a handler run without one.
+    ///
+    /// NB: not the dispatcher: a store holds it weakly, and a weakly held object's reference counts take the
+    /// runtime's slow path. During the handler's call its thread holds the turn, and is lent the dispatcher.
+    @usableFromInline let link: TurnLink?
     /// The handler call it was given to: kept past that call, it is refused, in a later handler of the
     /// same step too.
     let call: UInt64
 
-    /// Effects for the handler the dispatcher's turn holder is calling now.
+    /// Effects for the handler the dispatcher's turn holder is calling now, for a store linked by `link`.
     @usableFromInline
-    init(_ dispatcher: Dispatcher?) {
-        self.dispatcher = dispatcher
-        call = dispatcher?.transaction.handlerCall ?? 0  // NB: read by the turn holder, in the handler's call
+    init(_ link: PublishedTurnLink) {
+        let link = link.link?.takeUnretainedValue()
+        self.link = link
+        // NB: read by the turn holder, in the handler's call; a thread without the turn gets no call.
+        guard let link, link.turn.names(.current) else {
+            call = 0
+            return
+        }
+        call = link.dispatcher._withUnsafeGuaranteedRef { $0.transaction.handlerCall }
     }
 
     /// Asks for an effect with no id: it starts when the action commits.
@@ -93,13 +103,13 @@ public struct Effects: Sendable {
     /// - Parameter id: The id of the tasks to cancel, as given to ``run(id:cancelInFlight:priority:_:)``
     ///   or ``Dispatcher/dispatchTask(id:cancelInFlight:priority:_:)``.
     public func cancel<ID: Hashable & Sendable>(id: ID) {
-        guard let dispatcher else {
+        let key = TaskKey(id)
+        guard link?.withDispatcher({ $0.requestCancellation(of: key, inCall: call) }) == true else {
             let error = TaskError(
                 .refused, taskID: id, action: nil, error: FluxionError.effectOutsideHandler("\(id)"))
             return FileHandle.standardError.write(
-                Data("Fluxion: \(error) (the handler ran without a dispatcher)\n".utf8))
+                Data("Fluxion: \(error) (its dispatcher is gone, or the handler ran without one)\n".utf8))
         }
-        dispatcher.requestCancellation(of: TaskKey(id), inCall: call)
     }
 
     private func request(
@@ -108,12 +118,14 @@ public struct Effects: Sendable {
         priority: TaskPriority?,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Void
     ) {
-        guard let dispatcher else {
+        let requested = link?.withDispatcher {
+            $0.requestEffect(id: id, cancellingInFlight: cancellingInFlight, priority: priority, inCall: call, work)
+        }
+        guard requested == true else {
             let error = TaskError(
                 .refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(nil))
             return FileHandle.standardError.write(
-                Data("Fluxion: \(error) (the handler ran without a dispatcher)\n".utf8))
+                Data("Fluxion: \(error) (its dispatcher is gone, or the handler ran without one)\n".utf8))
         }
-        dispatcher.requestEffect(id: id, cancellingInFlight: cancellingInFlight, priority: priority, inCall: call, work)
     }
 }

@@ -12,8 +12,9 @@ enum StepCause: Sendable {
 
 /// Which effect a task is: the step that asked for it, and its place among that step's effects.
 ///
-/// A class: causes, events and tasks share one, and copy a reference.
-final class EffectTag: Sendable {
+/// A class: causes, events and tasks share one, and copy a reference. An effect's ``TrackedTask`` is its
+/// tag (a subclass: one allocation for both); a step's cancellation of an id is a tag alone.
+class EffectTag: @unchecked Sendable {  // NB: immutable: its fields are constants
     /// The serial of the step that asked for it.
     let step: UInt64
     /// The effects the step asked for before it.

@@ -88,11 +88,16 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
         state.isRunning ? .queued(by: state.serial) : nil
     }
 
-    /// Tags the next effect the running step asks for.
-    func tagEffect(id: TaskKey?, action: String, cancelling: Bool = false) -> EffectTag {
+    /// The place of the next effect the running step asks for: the step's serial, and the effects before it.
+    func placeEffect() -> (step: UInt64, index: Int) {
         defer { state.effectCount += 1 }
-        return EffectTag(
-            step: state.serial, index: state.effectCount, id: id, action: action, isCancellation: cancelling)
+        return (state.serial, state.effectCount)
+    }
+
+    /// Tags the next effect the running step asks for: a cancellation (an effect's task is its own tag).
+    func tagCancellation(id: TaskKey, action: String) -> EffectTag {
+        let (step, index) = placeEffect()
+        return EffectTag(step: step, index: index, id: id, action: action, isCancellation: true)
     }
 }
 

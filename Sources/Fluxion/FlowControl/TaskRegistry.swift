@@ -37,7 +37,7 @@ struct TaskRegistry {
         task.isRunning = true
         if let last {
             last.next = task
-            task.previous = last
+            task.previous = Unmanaged.passUnretained(last)
         } else {
             first = task
         }
@@ -69,10 +69,15 @@ struct TaskRegistry {
     mutating func end(_ task: TrackedTask) {
         guard task.isRunning else { return }
         task.isRunning = false
-        let (previous, next) = (task.previous, task.next)
-        if let previous { previous.next = next } else { first = next }
-        if let next { next.previous = previous } else { last = previous }
-        (task.previous, task.next) = (nil, nil)
+        let next = task.next
+        task.next = nil
+        if let previous = task.previous {
+            previous._withUnsafeGuaranteedRef { $0.next = next }
+        } else {
+            first = next
+        }
+        if let next { next.previous = task.previous } else { last = task.previous?.takeUnretainedValue() }
+        task.previous = nil
         if task.effectHandle != nil { task.effectHandle = nil } else { task.handle = nil }
         count -= 1
     }
@@ -124,7 +129,11 @@ protocol TaskCancelling: Sendable {
 extension Task: TaskCancelling {}
 
 /// A task id as the registry keeps it: any `Hashable & Sendable` value.
-struct TaskKey: Hashable, @unchecked Sendable {  // NB: `base` only ever wraps a `Hashable & Sendable` value
+///
+/// A class: a task's id is copied into its tag, its tracked task and each check of it, and an optional
+/// reference costs a retain where an optional of a struct holding existentials costs calls through its
+/// type's value witnesses.
+final class TaskKey: Hashable, @unchecked Sendable {  // NB: immutable; `base` wraps a `Hashable & Sendable`
     private let base: AnyHashable
     /// The id as it was given.
     let value: any Hashable & Sendable
@@ -134,7 +143,7 @@ struct TaskKey: Hashable, @unchecked Sendable {  // NB: `base` only ever wraps a
         value = id
     }
 
-    static func == (lhs: TaskKey, rhs: TaskKey) -> Bool { lhs.base == rhs.base }
+    static func == (lhs: TaskKey, rhs: TaskKey) -> Bool { lhs === rhs || lhs.base == rhs.base }
 
     func hash(into hasher: inout Hasher) { hasher.combine(base) }
 }

@@ -1,7 +1,8 @@
 /// Starts the tasks a dispatcher tracks: `FluxionTesting`'s clock starts them where it can tell when they are idle.
 ///
-/// Without one, a dispatcher starts each tracked task with `Task(priority:operation:)`.
-package protocol TaskStarter: Sendable {
+/// Without one, a dispatcher starts each tracked task with `Task(priority:operation:)`. A class: the
+/// dispatcher checks for one at each effect's start, and an optional reference is tested without a copy.
+package protocol TaskStarter: AnyObject, Sendable {
     /// Starts `operation` in a new task, and returns the task.
     func start<Value: Sendable>(
         priority: TaskPriority?,

@@ -3,14 +3,12 @@
 /// Cancellation is a fact about the task, kept here, not in its registry entry: the dispatches the task
 /// held, queued or left to plain child tasks are refused after it ended too, and the tasks it started
 /// inherit it. A class: the task-local value and every check of it copy a reference, not its fields.
-/// An effect's is also its record from its handler to its end: its work, and how it starts (one
-/// allocation for both; its `Task`'s operation captures it alone, and so needs no context of its own).
-final class TrackedTask: @unchecked Sendable {  // registry fields: guarded by its dispatcher's state lock (see below)
+/// An effect's is also its tag and its record from its handler to its end: its work, and how it starts
+/// (one allocation for all three).
+final class TrackedTask: EffectTag, @unchecked Sendable {  // registry fields: its dispatcher's state lock (see below)
     let dispatcher: ObjectIdentifier
-    /// The id the task was started under.
-    let id: TaskKey?
-    /// Which effect the task is; `nil` for a task started outside any step.
-    let effect: EffectTag?
+    /// Whether it is an effect: a task a step asked for, which is its own tag.
+    private let isEffect: Bool
     /// The tracked task that started it: cancelling that one cancels this one.
     let parent: TrackedTask?
 
@@ -21,46 +19,48 @@ final class TrackedTask: @unchecked Sendable {  // registry fields: guarded by i
     var startsCancelled = false
     /// Whether it is registered and has not ended.
     var isRunning = false
-    /// The tasks registered before and after it, while it runs (see ``TaskRegistry``).
-    var previous: TrackedTask?
+    /// The tasks registered before and after it, while it runs (see ``TaskRegistry``): the one before is
+    /// kept by the registry's list (as its `next`, or its `first`), so its link to it holds no reference count.
+    var previous: Unmanaged<TrackedTask>?
     var next: TrackedTask?
     /// Cancels its `Task`, once attached: an effect's, or another's (kept apart, as an existential costs
     /// a copy through its type's witnesses each time it is stored).
     var effectHandle: Task<Void, any Error>?
     var handle: (any TaskCancelling)?
 
-    // NB: an effect's start: set by the turn holder before its `Task` exists, then touched only by that task.
+    // NB: an effect's start: set by the turn holder before its `Task` exists, then touched only by that task
+    // (whose operation keeps the dispatcher it runs for).
     /// The effect's work; released when its task ends.
     var work: (@Sendable (Dispatcher) async throws -> Void)?
-    /// The dispatcher it runs for, from its `Task`'s creation to its end.
-    var owner: Dispatcher?
     let priority: TaskPriority?
     let cancellingInFlight: Bool
     /// Whether it did not start: effects were paused (a replay) when its step committed.
     var isSkipped = false
 
+    /// A task under `id`; with `effectOf`, the effect it is: the step that asked for it, its place among
+    /// that step's effects, and the step's action.
     init(
-        dispatcher: ObjectIdentifier, id: TaskKey?, effect: EffectTag?, parent: TrackedTask? = nil,
-        work: (@Sendable (Dispatcher) async throws -> Void)? = nil, priority: TaskPriority? = nil,
-        cancellingInFlight: Bool = false
+        dispatcher: ObjectIdentifier, id: TaskKey?, effectOf place: (step: UInt64, index: Int, action: String)? = nil,
+        parent: TrackedTask? = nil, work: (@Sendable (Dispatcher) async throws -> Void)? = nil,
+        priority: TaskPriority? = nil, cancellingInFlight: Bool = false
     ) {
         self.dispatcher = dispatcher
-        self.id = id
-        self.effect = effect
+        isEffect = place != nil
         self.parent = parent
         self.work = work
         self.priority = priority
         self.cancellingInFlight = cancellingInFlight
+        super.init(step: place?.step ?? 0, index: place?.index ?? 0, id: id, action: place?.action ?? "")
+    }
+
+    /// Which effect it is; `nil` for a task started outside any step.
+    var effect: EffectTag? {
+        isEffect ? self : nil
     }
 
     /// Whether it, or a task that started it, was cancelled.
     var isCancelled: Bool {
         isCancelledItself || parent?.isCancelled == true
-    }
-
-    /// Runs the effect's work: its `Task`'s operation.
-    func runEffect() async throws {
-        try await owner.unsafelyUnwrapped.execute(effect: self)
     }
 
     @TaskLocal static var current: TrackedTask?

@@ -16,10 +16,25 @@ final class TurnLink: Sendable {
     @usableFromInline let turn: AtomicThreadID
     /// The dispatcher, lent: only while `turn` names the calling thread is it known to be alive.
     @usableFromInline let dispatcher: Unmanaged<Dispatcher>
+    /// The dispatcher, for a thread that does not hold its turn: `nil` once it is gone.
+    weak let owner: Dispatcher?
 
     init(_ dispatcher: Dispatcher) {
         turn = dispatcher.turnHolder
         self.dispatcher = Unmanaged.passUnretained(dispatcher)
+        owner = dispatcher
+    }
+
+    /// Calls `body` with the dispatcher: lent, without a reference count, on the thread holding its turn;
+    /// on another thread, the dispatcher if it still exists. Returns `false` if it is gone.
+    func withDispatcher(_ body: (Dispatcher) -> Void) -> Bool {
+        if turn.names(.current) {
+            dispatcher._withUnsafeGuaranteedRef(body)
+            return true
+        }
+        guard let owner else { return false }
+        body(owner)
+        return true
     }
 }
 

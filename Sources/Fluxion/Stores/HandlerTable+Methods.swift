@@ -46,11 +46,11 @@ extension HandlerTable {
     ) -> HandlerTable {
         adding(name) { store, state, action in
             try method(Self.owner(store, as: Owner.self, handling: name.rawValue))(
-                &state, action, Effects(store.attachedDispatcher))
+                &state, action, Effects(store.turnLink))
         } binding: { (owner: Owner) in
             // NB: bound once per route; only the dispatch turn's holder calls it, one thread at a time.
             nonisolated(unsafe) let method = method(owner)
-            return { store, state, action in try method(&state, action, Effects(store.attachedDispatcher)) }
+            return { store, state, action in try method(&state, action, Effects(store.turnLink)) }
         }
     }
 }

@@ -65,7 +65,7 @@ extension HandlerTable {
         adding(name) { store, state, action in
             try handler(
                 Self.owner(store, as: Owner.self, handling: name.rawValue), &state, action,
-                Effects(store.attachedDispatcher))
+                Effects(store.turnLink))
         }
     }
 }

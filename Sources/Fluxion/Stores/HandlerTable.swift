@@ -93,7 +93,7 @@ public struct HandlerTable<State: Sendable>: Sendable {
         _ handler: @escaping @Sendable (inout State, Action<Payload>, Effects) throws(Failure) -> Void
     ) -> HandlerTable {
         adding(name, inPlace: Failure.self == Never.self) { store, state, action in
-            try handler(&state, action, Effects(store.attachedDispatcher))
+            try handler(&state, action, Effects(store.turnLink))
         }
     }
 

@@ -144,8 +144,12 @@ extension ProgramContext {
 
 /// Starts the tracked tasks of a program's dispatcher, and counts them until each has ended, the
 /// dispatcher's bookkeeping of its end included: what a settle waits for.
-struct LiveTaskCounter: TaskStarter {
+final class LiveTaskCounter: TaskStarter {
     let seen: Monitor<ProgramContext.Seen>
+
+    init(seen: Monitor<ProgramContext.Seen>) {
+        self.seen = seen
+    }
 
     func start<Value: Sendable>(
         priority: TaskPriority?, _ operation: @escaping @Sendable () async throws -> Value
