@@ -32,8 +32,9 @@
 //  The named hops of an action whose handler asks for an effect, to the effect's task (an overload counts
 //  once; the small helpers a hop calls are not hops): dispatch · admit · Admission.decide · forward ·
 //  transact · Transaction.runHandlers · Handler.run · (the handler) Effects.run · requestEffect ·
-//  Transaction.enqueue · Transaction.end · commitRequestedEffects · drainQueueAndEndTurn · startEffects ·
-//  execute (before: Transaction.end · drainQueueAndEndTurn · QueuedAction.perform · startTask · execute).
+//  Transaction.enqueue · Transaction.end · commitRequestedEffects · drainQueueAndEndTurn ·
+//  endTurnStartingEffects · startEffects · execute (before issue 36: Transaction.end · drainQueueAndEndTurn ·
+//  QueuedAction.perform · startTask · execute).
 //  One verb per layer: admit (admission), forward (middleware), record (journal), transact (transaction),
 //  run (handlers), perform (the turn's queue), execute (a task's work).
 extension Dispatcher {

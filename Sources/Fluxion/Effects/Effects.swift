@@ -29,7 +29,8 @@ import Foundation
 ///
 /// An `Effects` is valid only during the handler call it was given to, on
 /// its thread: asked later (even in another handler of the same action), the effect does not start, and
-/// ``FluxionError/effectOutsideHandler(_:)`` reaches ``Dispatcher/onTaskError``.
+/// ``FluxionError/effectOutsideHandler(_:)`` reaches ``Dispatcher/onTaskError``. Kept, it keeps no
+/// dispatcher alive: asked once its dispatcher is gone, it starts nothing and says so on standard error.
 public struct Effects: Sendable {
     /// The way to the dispatcher of the handler's store; `nil` for a handler run without one.
     ///
