@@ -25,6 +25,9 @@ struct BatchState {
     /// Whether the batch staged a store's change.
     var hasStaged: Bool { !staged.isEmpty }
 
+    /// The types of the stores the batch staged.
+    var stagedStoreIDs: Set<ObjectIdentifier> { Set(staged.map { ObjectIdentifier(type(of: $0.store)) }) }
+
     /// Takes the batch's actions, in order.
     mutating func takeActions() -> [AnyAction] {
         var taken: [AnyAction] = []

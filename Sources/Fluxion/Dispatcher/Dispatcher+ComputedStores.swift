@@ -13,20 +13,28 @@ extension Dispatcher {
     ///
     /// The store's state is `compute` of its sources' states, always. It is
     /// computed when the store is first needed (from the sources' committed
-    /// states), and again inside every action, or batch, that changes one of
-    /// its sources — after their handlers, before the step commits — so that
-    /// no observer, and no reader inside ``read(_:)``, ever sees a source and
-    /// its computed store disagree. An action that changes no source (an
-    /// `Equatable` state left equal is no change) computes nothing; when the
-    /// computed state is `Equatable`, a result equal to the state before is
-    /// no change either. A new action handled by a source is followed with no
-    /// change here: nothing can go stale.
+    /// states), and again in every step that changes one of its sources — an
+    /// action, a batch and its inline mutations, a time-travel move, a
+    /// replayed step — once per step, after its handlers and mutations and
+    /// before it commits, so that no reader ever sees a source and its
+    /// computed store disagree: between steps, readers see both committed;
+    /// inside a step, its own thread (a handler, or ``read(_:)`` inside one)
+    /// sees the computed store computed from the sources as the step has
+    /// staged them so far. A step that changes no source (an `Equatable` state
+    /// left equal, even by a batch that brings it back, is no change)
+    /// computes nothing; when the computed state is `Equatable`, a result
+    /// equal to the state before is no change either. A new action handled by
+    /// a source is followed with no change here: nothing can go stale.
     ///
-    /// A computed store handles no action itself, and is otherwise a store
-    /// like any other: observable, tracked by Observation, journaled and
-    /// replayed, and it may be the source of another computed store. A
-    /// `compute` that throws rolls the step back, as a handler that throws
-    /// does. Take any number of sources, registered already.
+    /// A computed store handles no action itself, and nothing else sets its
+    /// state: a batch's ``DispatchBatch/mutate(_:_:)`` of it throws
+    /// ``FluxionError/computedStoreMutated(_:)``; time travel and replay set
+    /// its sources and compute it (its journaled value is checked, not set).
+    /// It is otherwise a store like any other: observable, tracked by
+    /// Observation, journaled, and it may be the source of another computed
+    /// store (computed in dependency order). Unregistering a source
+    /// unregisters it too. A `compute` that throws rolls the step back, as a
+    /// handler that throws does. Take any number of sources, registered already.
     ///
     /// - Parameters:
     ///   - type: The computed store type; created with `init()`, whose state `compute` then replaces.
@@ -91,23 +99,26 @@ extension Dispatcher {
     ) -> Computation<State, S> {
         var sourceTypes: [any AnyObject.Type] = []
         for source in repeat each sources { sourceTypes.append(source) }
-        // NB: inside a step, a source's `state` is the state the step makes; a new store starts from committed ones.
-        let apply: @Sendable (AnyObject, ComputedSources) -> HandlerOutcome = { store, found in
-            // NB: `found` holds the sources in the order of `sources`, and reads them in turn. No counter is
-            // captured here: a captured `var` was boxed on the heap, with run-time exclusivity checks, every time.
+        // NB: `found` holds the sources in the order of `sources`, and reads them in turn (as the calling thread
+        // sees them: inside a step, the states it staged). No counter is captured here: a captured `var` was
+        // boxed on the heap, with run-time exclusivity checks, every time.
+        let derive: @Sendable (ComputedSources) throws -> State = { found in
             func sourceState<Each: StoreProtocol>(of _: Each.Type) -> Each.State {
                 found.nextState(as: Each.State.self)
             }
+            found.rewind()
+            return try compute(repeat sourceState(of: each sources))
+        }
+        let apply: @Sendable (AnyObject, ComputedSources) -> HandlerOutcome = { store, found in
             let computed: State
             do {
-                found.rewind()
-                computed = try compute(repeat sourceState(of: each sources))
+                computed = try derive(found)
             } catch {
                 return .failed(error)
             }
             return unsafeDowncast(store, to: Store<State>.self).apply { $0 = computed }
         }
-        let make: @Sendable ([AnyObject]) throws -> S = { stores in
+        let make: @Sendable ([AnyObject], ComputedSources) throws -> S = { stores, found in
             var index = 0
             func sourceState<Each: StoreProtocol>(of _: Each.Type) -> Each.State {
                 defer { index += 1 }
@@ -115,13 +126,14 @@ extension Dispatcher {
             }
             let store = S()
             store.currentState = try compute(repeat sourceState(of: each sources))
+            store.derivesOnRead(found) { try derive(found) }
             return store
         }
         return Computation(sources: sourceTypes, make: make, apply: apply)
     }
 
     /// Registers the computed store type `S`, whose handler table (user code) is `tables.declared`;
-    /// `tables.empty`, made where the store is declared, gets the handlers that compute it.
+    /// `tables.empty`, made where the store is declared, gives the operations that commit its derived state.
     @usableFromInline
     func registerComputed<State, S: Store<State>>(
         _ type: S.Type,
@@ -137,35 +149,39 @@ extension Dispatcher {
             throw FluxionError.derivationCycle([typeName(S.self), typeName(S.self)])
         }
         let found = ComputedSources(sources.map { (id: ObjectIdentifier($0), name: typeName($0)) })
-        // NB: only this dispatcher runs the handler, inside a step, which keeps it alive: it is lent without a
+        // NB: only this dispatcher runs the derivation, inside a step, which keeps it alive: it is lent without a
         // reference count (held weakly, each computation took the slow, side-table path for its counts).
         let dispatcher = Unmanaged.passUnretained(self)
-        let recompute = Handler(
+        let derivation = Handler(
             payload: nil, typed: nil, accepts: { _ in true },
             untyped: { store, _ in
-                dispatcher._withUnsafeGuaranteedRef { $0.recompute(store, from: found, apply: apply) }
+                dispatcher._withUnsafeGuaranteedRef { $0.derive(store, from: found, apply: apply) }
             })
-        let names = try namesHandled(by: sources, for: S.self)
-        var computedTable = tables.empty
-        for name in names.actions { computedTable.handlers[name] = recompute }
-        if names.catchesAll { computedTable.fallback = recompute }
         let creation: @Sendable (Dispatcher) throws -> S = { dispatcher in
-            try make(sources.map { source in try dispatcher.source(source, of: S.self) })
+            let stores = try sources.map { source in try dispatcher.source(source, of: S.self) }
+            // NB: the new store reads its sources through `found` from now on, as the derive stage does.
+            _ = try found.find(in: dispatcher)
+            return try make(stores, found)
         }
-        try register(type, sources: sources, make: creation, prepare: prepare, computed: (computedTable, recompute))
+        try register(
+            type, sources: sources, make: creation, prepare: prepare, table: tables.empty, derivation: derivation)
     }
 
-    /// Computes `store`'s state anew with `apply`, if a source of `sources` changed in the running step.
-    private func recompute(
+    /// The derive stage's work for one computed store: computes `store`'s state anew with `apply` if a source
+    /// of `sources` has a staged change (an equal state, when it is `Equatable`, is none).
+    ///
+    /// Run early by ``Store/waitFor(_:)`` from a handler, it runs its sources' handlers first.
+    private func derive(
         _ store: AnyObject, from sources: ComputedSources, apply: (AnyObject, ComputedSources) -> HandlerOutcome
     ) -> HandlerOutcome {
         do {
             let count = try sources.find(in: self)
             var changed = false
             for index in 0..<count {
-                // NB: a source the action reaches runs first: a `waitFor` may have run this handler early. The
-                // sources are registered (`find(in:)` says so): one the action does not reach needs nothing.
-                if transaction.isRunningHandler { _ = try transaction.waitFor(sources.ids[index].id) }
+                // NB: a source the action reaches runs first when a `waitFor` runs this early.
+                if transaction.isRunningHandler, !transaction.isDeriving {
+                    _ = try transaction.waitFor(sources.ids[index].id)
+                }
                 changed = changed || sources.hasStagedChange(at: index)
             }
             guard changed else {
@@ -178,23 +194,6 @@ extension Dispatcher {
         }
     }
 
-    /// The action names the stores `sources` handle, and whether one of them handles every action.
-    private func namesHandled<S>(by sources: [any AnyObject.Type], for computed: S.Type) throws
-        -> (actions: Set<String>, catchesAll: Bool)
-    {
-        try state.withLock { state in
-            var names: (actions: Set<String>, catchesAll: Bool) = ([], false)
-            for source in sources {
-                guard let registration = state.index.registrations[ObjectIdentifier(source)] else {
-                    throw FluxionError.sourceNotRegistered(typeName(source), derivedStore: typeName(S.self))
-                }
-                names.actions.formUnion(registration.handlers.keys)
-                names.catchesAll = names.catchesAll || registration.fallback != nil
-            }
-            return names
-        }
-    }
-
     /// The store of the source type `source` of the computed store `Computed`, created now if need be.
     private func source<Computed>(_ source: any AnyObject.Type, of computed: Computed.Type) throws -> AnyObject {
         let registration = state.withLock { $0.index.registrations[ObjectIdentifier(source)] }
@@ -204,18 +203,27 @@ extension Dispatcher {
         return try instance(of: registration)
     }
 
-    /// Computes anew, in the running batch, the computed stores that follow the store `id` (a batch's
-    /// inline mutation changed it), and those that follow them.
-    func recomputeDependents(of id: ObjectIdentifier) throws {
-        let dependents = state.withLock { $0.index.computedDependents(of: id) }
+    /// The derive stage of a batch: derives, once, the computed stores that follow the stores the batch
+    /// staged, in dependency order.
+    func deriveBatch() throws {
+        let staged = transaction.stagedStoreIDs
+        guard !staged.isEmpty else { return }
+        let dependents = state.withLock { $0.index.computedDependents(of: staged) }
+        guard !dependents.isEmpty else { return }
+        transaction.isDeriving = true
+        defer { transaction.isDeriving = false }
         for registration in dependents {
-            guard let computation = registration.computation else { continue }
+            guard let derivation = registration.computation else { continue }
             let store = try instance(of: registration)
             try transaction.mutate(store, of: registration) { store in
-                computation.untyped(store, AnyAction(name: AnyAction.mutationName))
+                derivation.untyped(store, AnyAction(name: AnyAction.mutationName))
             }
         }
     }
+
+    /// Whether a computed store read now by the turn holder is derived for the reader: inside a step, while
+    /// its handlers or mutations run (the derive stage reads what it derived).
+    var derivesForReaders: Bool { transaction.isOpen && !transaction.isDeriving }
 }
 
 /// What registers a computed store `S`: its source types, and the closures that make it and compute it anew
@@ -226,12 +234,12 @@ extension Dispatcher {
 @usableFromInline
 struct Computation<State, S: Store<State>>: Sendable {
     @usableFromInline let sources: [any AnyObject.Type]
-    @usableFromInline let make: @Sendable ([AnyObject]) throws -> S
+    @usableFromInline let make: @Sendable ([AnyObject], ComputedSources) throws -> S
     @usableFromInline let apply: @Sendable (AnyObject, ComputedSources) -> HandlerOutcome
 
     @usableFromInline
     init(
-        sources: [any AnyObject.Type], make: @escaping @Sendable ([AnyObject]) throws -> S,
+        sources: [any AnyObject.Type], make: @escaping @Sendable ([AnyObject], ComputedSources) throws -> S,
         apply: @escaping @Sendable (AnyObject, ComputedSources) -> HandlerOutcome
     ) {
         (self.sources, self.make, self.apply) = (sources, make, apply)
@@ -264,8 +272,8 @@ final class ComputedSources: @unchecked Sendable {  // its `var`s: only the thre
     ///
     /// - Throws: ``FluxionError/storeNotRegistered(_:waitingStore:action:)`` for a source unregistered since.
     func find(in dispatcher: Dispatcher) throws -> Int {
-        // NB: once a store type was unregistered, a source may have gone: they are looked up each time.
-        if !found.isEmpty, !dispatcher.hasUnregisteredStores.isSet { return found.count }
+        // NB: a source is never unregistered while its computed store is registered (it goes with it).
+        if !found.isEmpty { return found.count }
         let stores = dispatcher.state.withLock { state in
             ContiguousArray(
                 ids.compactMap { id -> (store: AnyObject, operations: StoreOperations)? in
@@ -301,6 +309,11 @@ final class ComputedSources: @unchecked Sendable {  // its `var`s: only the thre
         found[index].operations.hasStagedChange(found[index].store)
     }
 
+    /// Whether the running step staged a change of any source; after ``find(in:)``.
+    var hasStagedChange: Bool {
+        found.indices.contains { hasStagedChange(at: $0) }
+    }
+
     /// The state of the source at `index`, whose state type is `Value`, as ``Store/state`` reads it; after
     /// ``find(in:)``. NB: read by the source's own operations, specialised for its state where its store type
     /// is declared: the computation's reads, through its parameter pack, are not specialised.
@@ -322,21 +335,5 @@ final class ComputedSources: @unchecked Sendable {  // its `var`s: only the thre
 
     deinit {
         for case let buffer? in buffers { buffer.deallocate() }
-    }
-}
-
-extension RouteIndex {
-    /// The computed stores that follow the store `id`, directly or through others, in registration order.
-    func computedDependents(of id: ObjectIdentifier) -> [Registration] {
-        var changed: Set<ObjectIdentifier> = [id]
-        var dependents: [Registration] = []
-        for registration in registrations.values.sorted(by: { $0.order < $1.order })
-        where registration.computation != nil
-            && registration.sources.contains(where: { changed.contains(ObjectIdentifier($0)) })
-        {
-            dependents.append(registration)
-            changed.insert(registration.id)
-        }
-        return dependents
     }
 }

@@ -53,27 +53,30 @@ extension Dispatcher {
 
     /// Registers a store type made by `make`, which may read the stores `sources` names (registered already).
     ///
-    /// - Parameter computed: For a computed store, its table (made from its sources') and its computation.
+    /// - Parameters:
+    ///   - table: The type's handler table, `S.handlers` when `nil`; a computed store's is empty.
+    ///   - derivation: For a computed store, what derives its state in the derive stage.
     @usableFromInline
     func register<State, S: Store<State>>(
         _ type: S.Type,
         sources: [any AnyObject.Type],
         make: @escaping @Sendable (Dispatcher) throws -> S,
         prepare: (@Sendable (S) -> Void)?,
-        computed: (table: HandlerTable<State>, computation: Handler)? = nil
+        table: HandlerTable<State>? = nil,
+        derivation: Handler? = nil
     ) throws {
         guard type == S.self else {
             let (name, staticName) = typeNames(type, S.self)
             throw FluxionError.storeTypeUpcast(name, as: staticName)
         }
-        let table = computed?.table ?? S.handlers  // NB: user code: read before locking
+        let table = table ?? S.handlers  // NB: user code: read before locking
         /// A registration the index refused, released here after unlocking: it holds user closures.
         var refused: Registration?
         defer { withExtendedLifetime(refused) {} }
         try state.withLock { state in
             let registration = Registration(
                 S.self, table: table, order: state.index.registrationCount, sources: sources, make: make,
-                prepare: prepare, computation: computed?.computation)
+                prepare: prepare, computation: derivation)
             do {
                 try state.index.add(registration)
             } catch {
@@ -120,19 +123,21 @@ extension Dispatcher {
         try register(type, factory: factory) { store in store.replaceStateBeforePublication(with: initialState) }
     }
 
-    /// Removes a store type and its store; later actions no longer reach it.
+    /// Removes a store type and its store, and the computed stores computed from it; later actions no
+    /// longer reach them.
+    ///
+    /// A computed store cannot outlive a source: unregistering a source unregisters every computed store
+    /// computed from it, directly or through another computed store (register them again, after the
+    /// source, to compute them anew). Actions the source handled still reach the other stores that
+    /// handle them.
     ///
     /// - Returns: Whether the type was registered.
     @discardableResult
     public func unregister<State, S: Store<State>>(_ type: S.Type) -> Bool {
-        let id = ObjectIdentifier(S.self)
-        let removed = state.withLock { $0.index.remove(id) }
-        if removed != nil {
-            persistenceCenter.releaseKey(of: id)
-            hasUnregisteredStores.set(true)
-        }
-        // NB: the store is released here, outside the lock: its deinit is user code.
-        return removed != nil
+        let removed = state.withLock { $0.index.remove(ObjectIdentifier(S.self)) }
+        for (registration, _) in removed { persistenceCenter.releaseKey(of: registration.id) }
+        // NB: the stores are released here, outside the lock: their deinits are user code.
+        return !removed.isEmpty
     }
 
     /// Whether a store type is registered.
@@ -165,7 +170,7 @@ extension Dispatcher {
         for route in list.routes {
             instances[route.registration.id] = try instance(of: route.registration, yieldingTurn: mayYield)
         }
-        return RouteList(list.routes, instances: instances)
+        return RouteList(list.handlerRoutes, derived: Array(list.routes[list.handlerCount...]), instances: instances)
     }
 
     /// The store of `registration`, created now if this is its first need.

@@ -139,10 +139,11 @@ extension Dispatcher {
     private func apply(_ mutation: StoreMutation, as action: AnyAction) throws {
         let registration = state.withLock { $0.index.registrations[mutation.storeID] }
         guard let registration else { throw FluxionError.storeNotRegistered(mutation.storeName) }
+        // NB: a derived state is derived, never set: refused before anything is staged.
+        guard !registration.isComputed else { throw FluxionError.computedStoreMutated(registration.name) }
         let store = try instance(of: registration)
         try withTransaction {
             try transaction.mutate(store, of: registration, with: mutation.apply)
-            try recomputeDependents(of: registration.id)
         } erased: {
             action
         }

@@ -41,8 +41,6 @@ public final class Dispatcher: Sendable {
     let hasCancelledTasks = AtomicFlag()
     /// The task registry's count of cancellations, for the turn holder to read unlocked (see `EffectStarts`).
     let taskCancellations = AtomicCounter()
-    /// Whether a store type was ever unregistered: computed stores then look their sources up each time.
-    let hasUnregisteredStores = AtomicFlag()
     /// Whether a journal replays into this dispatcher: the actions its steps queue are not run (see
     /// `replaying(_:)`). Set under the lock as replays begin and end; read unlocked by each queued action.
     let isReplaying = AtomicFlag()
@@ -135,7 +133,11 @@ public final class Dispatcher: Sendable {
     /// one after the other may see an action commit in between. `read` waits
     /// for the running action (or batch) to end and keeps the next one from
     /// starting until `body` returns. Called from a handler, an observer or a
-    /// middleware, it runs at once, and sees the running action's states so far.
+    /// middleware, it runs at once: inside a step (from a handler), it sees
+    /// the step's states so far, each computed store computed from its
+    /// sources as staged so far; from an observer, the committed states. A
+    /// source and its computed store always agree (see
+    /// ``register(_:computedFrom:compute:)``).
     /// Keep `body` short: every dispatch waits for it. Actions it dispatches
     /// run after it (or, while the dispatcher is suspended, once the suspension ends).
     public func read<Value>(_ body: () throws -> Value) rethrows -> Value {

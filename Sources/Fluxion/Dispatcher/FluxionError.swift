@@ -41,6 +41,11 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Thrown by ``Dispatcher/register(_:computedFrom:compute:)``.
     case computedStoreHandlesActions(String)
 
+    /// A batch's inline mutation named a computed store: its state is derived from its sources, never set.
+    ///
+    /// Thrown by ``DispatchBatch/mutate(_:_:)`` before anything is staged; the batch rolls back.
+    case computedStoreMutated(String)
+
     /// `waitFor` would wait on a store that is already waiting; the path lists
     /// the stores in waiting order and ends where it started, for example
     /// `["AStore", "BStore", "AStore"]`.
@@ -99,6 +104,8 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
             "Derived stores start from each other: \(path.joined(separator: " → ")); one of them must start from its own state."
         case .computedStoreHandlesActions(let store):
             "Store \(store) is computed from other stores, so it handles no action, but its handler table has entries; remove them (its state follows its sources), or register it with a factory and follow the sources with waitFor."
+        case .computedStoreMutated(let store):
+            "Store \(store) is computed from other stores, so its state cannot be set by a mutation; mutate its sources instead."
         case .waitForCycle(let path):
             "waitFor cycle: \(path.joined(separator: " → "))."
         case .waitForOutsideDispatch(let store):

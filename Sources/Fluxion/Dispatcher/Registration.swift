@@ -17,9 +17,12 @@ final class Registration: Sendable {
     let sources: [any AnyObject.Type]
     /// Runs on the new store once it is attached, before it is published; persistence restores here.
     let prepare: (@Sendable (any StoreRuntime) -> Void)?
-    /// For a computed store, what computes its state anew from its `sources`: the handler of every
-    /// action they handle (see `Dispatcher+ComputedStores.swift`); `nil` for any other store.
+    /// For a computed store, what derives its state anew from its `sources`, in the transaction's derive
+    /// stage (see `Dispatcher+ComputedStores.swift`); `nil` for any other store.
     let computation: Handler?
+
+    /// Whether the store is computed: it handles no action, and nothing but the derive stage sets its state.
+    var isComputed: Bool { computation != nil }
 
     /// - Parameter table: `S.handlers`, read by the caller (it is user code).
     init<State, S: Store<State>>(

@@ -17,7 +17,9 @@ struct RouteIndex {
     }()
     /// The catch-all routes, in registration order: what a name without entries reaches.
     private var fallback: [Route] = []
-    private var fallbackList = RouteList([], instances: [:])
+    private var fallbackList = RouteList([Route](), instances: [:])
+    /// How many computed store types are registered: until one is, no list has derivations to look for.
+    private var computedCount = 0
     /// The last name looked up and its list: an action dispatched again, as most are,
     /// costs a string comparison instead of a hash.
     private var lastLookUp: (name: String, list: RouteList)?
@@ -44,9 +46,14 @@ struct RouteIndex {
         }
         registrations[registration.id] = registration
         registrationCount += 1
+        // NB: a computed store handles no action: it joins the lists of its sources' actions, as a derivation.
+        if registration.isComputed {
+            computedCount += 1
+            return updateAllLists()
+        }
         // NB: the new registration comes last in registration order, so appending keeps every list sorted.
         for name in registration.handlers.keys where lists[name] == nil {
-            lists[name] = RouteList(fallback, instances: instances)
+            lists[name] = makeList(fallback)
         }
         if let handler = registration.fallback { fallback.append(Route(registration: registration, handler: handler)) }
         updateLists(of: registration) { routes, name in
@@ -54,13 +61,26 @@ struct RouteIndex {
         }
     }
 
-    /// Removes a registration and its store; returns them, for the caller to release unlocked.
-    mutating func remove(_ id: ObjectIdentifier) -> (Registration, (any StoreRuntime)?)? {
-        guard let registration = registrations.removeValue(forKey: id) else { return nil }
-        let store = instances.removeValue(forKey: id)
-        fallback.removeAll { $0.registration.id == id }
-        updateLists(of: registration) { routes, _ in routes.filter { $0.registration.id != id } }
-        return (registration, store)
+    /// Removes a registration and its store, and those of the computed stores that follow it, directly or
+    /// through others; returns them, for the caller to release unlocked.
+    mutating func remove(_ id: ObjectIdentifier) -> [(Registration, (any StoreRuntime)?)] {
+        guard registrations[id] != nil else { return [] }
+        let removed = ([id] + computedDependents(of: [id]).map(\.id)).compactMap { id in
+            registrations.removeValue(forKey: id).map { ($0, instances.removeValue(forKey: id)) }
+        }
+        for (registration, _) in removed {
+            fallback.removeAll { $0.registration.id == registration.id }
+            if registration.isComputed { computedCount -= 1 }
+        }
+        let removedIDs = Set(removed.map(\.0.id))
+        for name in lists.names where name != AnyAction.mutationName {
+            guard let list = lists[name] else { continue }
+            let routes = list.handlerRoutes.filter { !removedIDs.contains($0.registration.id) }
+            lists[name] = routes.isEmpty ? nil : makeList(routes)
+        }
+        fallbackList = makeList(fallback)
+        lastLookUp = nil
+        return removed
     }
 
     /// The route list of an action name.
@@ -82,6 +102,7 @@ struct RouteIndex {
         creators[registration.id] = nil
         guard let store, registrations[registration.id] === registration else { return }
         instances[registration.id] = store
+        if registration.isComputed { return updateAllLists() }
         updateLists(of: registration) { routes, _ in routes }
     }
 
@@ -102,10 +123,45 @@ struct RouteIndex {
         let names = registration.fallback == nil ? Array(registration.handlers.keys) : lists.names
         // NB: the built-in mutation action reaches no handler, whatever the stores declare.
         for name in names where name != AnyAction.mutationName {
-            let routes = update(lists[name]?.routes ?? [], name)
-            lists[name] = routes.isEmpty ? nil : RouteList(routes, instances: instances)
+            let routes = update(lists[name].map { Array($0.handlerRoutes) } ?? [], name)
+            lists[name] = routes.isEmpty ? nil : makeList(routes)
         }
-        if registration.fallback != nil { fallbackList = RouteList(fallback, instances: instances) }
+        if registration.fallback != nil { fallbackList = makeList(fallback) }
+    }
+
+    /// Makes every list anew, with the stores that exist now and the computed stores that follow their stores.
+    private mutating func updateAllLists() {
+        lastLookUp = nil
+        for name in lists.names where name != AnyAction.mutationName {
+            if let list = lists[name] { lists[name] = makeList(list.handlerRoutes) }
+        }
+        fallbackList = makeList(fallback)
+    }
+
+    /// The list of the handlers' `routes`, followed by the derivations of the computed stores that follow
+    /// their stores, with the stores that exist now.
+    private func makeList(_ routes: some Collection<Route>) -> RouteList {
+        guard computedCount > 0 else { return RouteList(routes, instances: instances) }
+        let derived = computedDependents(of: Set(routes.map(\.storeID))).compactMap { registration in
+            registration.computation.map { Route(registration: registration, handler: $0) }
+        }
+        return RouteList(routes, derived: derived, instances: instances)
+    }
+
+    /// The computed stores that follow any of the stores `ids`, directly or through others, in registration
+    /// order: an order in which each comes after its sources, which were registered before it.
+    func computedDependents(of ids: Set<ObjectIdentifier>) -> [Registration] {
+        guard computedCount > 0 else { return [] }
+        var changed = ids
+        var dependents: [Registration] = []
+        for registration in registrations.values.sorted(by: { $0.order < $1.order })
+        where registration.isComputed
+            && registration.sources.contains(where: { changed.contains(ObjectIdentifier($0)) })
+        {
+            dependents.append(registration)
+            changed.insert(registration.id)
+        }
+        return dependents
     }
 }
 

@@ -1,9 +1,14 @@
-/// Everything one action name reaches, in registration order, with the stores once they exist.
+/// Everything one action name reaches, in registration order, with the stores once they exist: the
+/// handlers' routes, then the computed stores that follow their stores, in dependency order.
 ///
 /// Immutable, and shared: the index makes a new list when a route or a store
 /// comes or goes, so a dispatch that looked one up can use it unlocked.
 final class RouteList: Sendable {
+    /// The handlers' routes (the first ``handlerCount``), then the derivations of the computed stores that
+    /// follow them: those run in the transaction's derive stage, after the handlers.
     let routes: [Route]
+    /// How many of ``routes`` run a handler; the rest derive a computed store.
+    let handlerCount: Int
     /// Whether every store of ``routes`` exists, so that a dispatch can run at once.
     let isReady: Bool
     /// The payload type the name's handlers declare; `nil` when only catch-all reducers handle it.
@@ -21,10 +26,18 @@ final class RouteList: Sendable {
         routes.indices.first { routes[$0].storeID == id }
     }
 
-    /// Makes the list of `routes`, each with its store if it is among `instances`.
-    init(_ routes: [Route], instances: [ObjectIdentifier: any StoreRuntime], isMutation: Bool = false) {
+    /// The handlers' routes, without the derivations.
+    var handlerRoutes: ArraySlice<Route> { routes[..<handlerCount] }
+
+    /// Makes the list of the handlers' `routes`, then the `derived` ones, each with its store if it is among
+    /// `instances`.
+    init(
+        _ routes: some Collection<Route>, derived: [Route] = [], instances: [ObjectIdentifier: any StoreRuntime],
+        isMutation: Bool = false
+    ) {
         self.isMutation = isMutation
-        self.routes = routes.map { route in
+        handlerCount = routes.count
+        self.routes = (Array(routes) + derived).map { route in
             let store = instances[route.registration.id]
             guard route.store !== store else { return route }
             return Route(registration: route.registration, handler: route.handler, store: store)

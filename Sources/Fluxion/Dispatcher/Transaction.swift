@@ -39,7 +39,8 @@
 final class Transaction: @unchecked Sendable {  // touched only by the thread holding the dispatch turn
     // NB: only the thread holding the dispatch turn touches the transaction, so its state skips the
     // run-time exclusivity checks (unchecked: W1 +1,058, W6 +2,550 instructions/dispatch checked, callgrind).
-    @exclusivity(unchecked) private var state = TransactionState()
+    // NB: not private, for the transaction's own extensions (Transaction+Delivery.swift); nothing else touches it.
+    @exclusivity(unchecked) var state = TransactionState()
     /// The performance trace recording the dispatcher's actions; `nil`, and so costing one test
     /// at each place that would record, while none does. See `Dispatcher+Tracing.swift`.
     var tracer: TraceRecorder?
@@ -60,6 +61,15 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
 
     /// Whether a handler is running now.
     var isRunningHandler: Bool { !state.running.isEmpty }
+
+    /// Whether the transaction's derive stage runs: computed stores are derived from the staged sources.
+    var isDeriving: Bool {
+        get { state.isDeriving }
+        set { state.isDeriving = newValue }
+    }
+
+    /// The store types whose changes the running batch staged.
+    var stagedStoreIDs: Set<ObjectIdentifier> { state.batch.stagedStoreIDs }
 
     /// How many transactions committed: a caller compares two readings to tell whether its action did.
     var commits: UInt64 { state.commits }
@@ -138,12 +148,27 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     private func runRoutes(_ count: Int, of list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome)
         throws
     {
-        var index = 0
-        while index < count, state.failure == nil {
+        runPending(0..<list.handlerCount, of: list, with: runner)
+        // NB: the derive stage: the computed stores that follow the handlers' stores, once the handlers ran; a
+        // batch derives once, before it commits (`Dispatcher.deriveBatch()`).
+        if list.handlerCount < count, !state.batch.isOpen {
+            state.isDeriving = true
+            runPending(list.handlerCount..<count, of: list, with: runner)
+            state.isDeriving = false
+        }
+        if let failure = state.failure { throw failure }
+    }
+
+    /// Runs the pending handlers of the routes of `list` in `range` with `runner`, in order, until one fails.
+    @inline(__always)
+    private func runPending(
+        _ range: Range<Int>, of list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome
+    ) {
+        var index = range.lowerBound
+        while index < range.upperBound, state.failure == nil {
             if state.progress[index] == .pending { runHandler(at: index, of: list, with: runner) }
             index += 1
         }
-        if let failure = state.failure { throw failure }
     }
 
     /// Runs the handler of the store with `id` now, unless it ran already (``Store/waitFor(_:)``).
@@ -239,58 +264,6 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
         }
         dropQueued()
         throw failure
-    }
-
-    /// Tells the observers of each store the transaction changed, in registration order; with a
-    /// `recorder`, records each observer's span.
-    func deliver(_ delivery: consuming PendingDelivery, as action: AnyAction, tracing recorder: TraceRecorder? = nil) {
-        if let list = delivery.unretainedList {
-            // NB: the dispatch still holds the list: its routes and stores are lent without reference counts.
-            list._withUnsafeGuaranteedRef { list in
-                for index in state.progress.indices where state.progress[index] == .heard {
-                    unowned(unsafe) let route = list.routes[index]
-                    guard let store = route.unretainedStore else { continue }
-                    store._withUnsafeGuaranteedRef { store in
-                        if let recorder {
-                            route.operations.deliverTraced(store, action, recorder)
-                        } else {
-                            route.operations.deliver(store, action)
-                        }
-                    }
-                }
-            }
-        }
-        guard delivery.hasStaged else { return }
-        for entry in state.batch.takeCommitted() {
-            if let recorder {
-                entry.operations.deliverTraced(entry.store, action, recorder)
-            } else {
-                entry.operations.deliver(entry.store, action)
-            }
-        }
-    }
-
-    /// Commits the staged changes of the action's stores; returns whether someone hears one.
-    private func commitList() -> Bool {
-        guard state.unretainedList != nil else { return false }
-        var isHeard = false
-        // NB: `progress` has one entry per route of the list; only a staging action's routes commit here.
-        for index in state.progress.indices {
-            if state.stages, state.progress[index] == .done, commitRoute(at: index) {
-                state.progress[index] = .heard
-            }
-            isHeard = isHeard || state.progress[index] == .heard
-        }
-        return isHeard
-    }
-
-    /// Commits the staged change of the store of the list's route at `index`; whether someone hears it.
-    private func commitRoute(at index: Int) -> Bool {
-        // NB: the dispatch still holds the list: its route and store are lent without reference counts.
-        state.unretainedList?._withUnsafeGuaranteedRef { list in
-            unowned(unsafe) let route = list.routes[index]
-            return route.unretainedStore?._withUnsafeGuaranteedRef { route.operations.commit($0) }
-        } ?? false
     }
 
     private func runHandler(at index: Int, of list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome) {

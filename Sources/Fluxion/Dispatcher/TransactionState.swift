@@ -30,6 +30,8 @@ struct TransactionState {
     var actionName = ""
     /// Whether the running action stages its changes.
     var stages = false
+    /// Whether the derive stage runs: computed stores are derived, after the handlers (or a batch's actions).
+    var isDeriving = false
     /// How many transactions committed, and the serial of the step that committed last.
     var (commits, committedStep): (UInt64, UInt64) = (0, 0)
     /// The handler call running now (`0` for none), and the last one given.

@@ -136,6 +136,8 @@ extension Dispatcher {
         if case .failure(let error) = outcome { transaction.fail(error) }
         // NB: a task cancelled through the dispatcher while its batch ran changes nothing.
         do { try refuseIfInCancelledTask(name) } catch { transaction.fail(error) }
+        // NB: the derive stage, once for the whole batch, after its actions and mutations.
+        do { try deriveBatch() } catch { transaction.fail(error) }
         let actions = transaction.takeBatchActions()
         let commit = tracer?.begin(.commit, .named("commit"))
         let delivery: PendingDelivery

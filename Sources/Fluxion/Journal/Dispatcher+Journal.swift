@@ -41,6 +41,11 @@ extension Dispatcher {
         throw JournalError.alreadyRecorded(by: attached.writer?.url.path)
     }
 
+    /// Whether `store`'s type is registered as a computed store.
+    func isComputed(_ store: AnyObject) -> Bool {
+        state.withLock { $0.index.registrations[ObjectIdentifier(type(of: store))]?.isComputed ?? false }
+    }
+
     /// The registration of the store type whose identifier is `id`, if it is registered.
     func registration(with id: ObjectIdentifier) -> Registration? {
         state.withLock { $0.index.registrations[id] }
@@ -64,9 +69,10 @@ extension Dispatcher {
         try setStates { states }
     }
 
-    /// Sets each store to the state `states` returns, as one batch its observers hear as
-    /// ``AnyAction/travelName``; `states` runs inside the batch, holding the dispatch turn.
-    /// Sets stores to states without running a handler, as one step observers hear as `Fluxion.travel`.
+    /// Sets each store to the state `states` returns, without running a handler, as one batch its observers
+    /// hear as ``AnyAction/travelName``; `states` runs inside the batch, holding the dispatch turn.
+    ///
+    /// A computed store's state in `states` is not set: the batch's derive stage derives it from its sources.
     ///
     /// - Parameter beforeQueuedActions: Runs once observers heard the step, in its turn, before the
     ///   actions queued meanwhile run.
@@ -75,7 +81,7 @@ extension Dispatcher {
         beforeQueuedActions: () -> Void = {}
     ) throws {
         try batch(deliveredAs: AnyAction.travelName, beforeQueuedActions: beforeQueuedActions) { batch in
-            for (store, state) in try states() {
+            for (store, state) in try states() where !isComputed(store) {
                 let mutation = StoreMutation(of: type(of: store)) { store in
                     (store as? any StateReplacing)?.replaceState(with: state)
                         ?? .failed(FluxionError.storeNotRegistered(typeName(type(of: store))))

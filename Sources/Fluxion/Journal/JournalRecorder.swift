@@ -78,7 +78,7 @@ final class JournalRecorder: Sendable {
     private func noteStore(of mutation: StoreMutation, in dispatcher: Dispatcher) throws {
         guard let registration = dispatcher.registration(with: mutation.storeID) else { return }
         tracker.note(try dispatcher.instance(of: registration), order: registration.order)
-        for dependent in dispatcher.state.withLock({ $0.index.computedDependents(of: registration.id) }) {
+        for dependent in dispatcher.state.withLock({ $0.index.computedDependents(of: [registration.id]) }) {
             tracker.note(try dispatcher.instance(of: dependent), order: dependent.order)
         }
     }

@@ -115,7 +115,12 @@ final class JournalTracker: @unchecked Sendable {  // touched only by the thread
     private func collect(order: Int, into changes: inout JournalEntries.Changes) {
         guard order < noted.count, let seen = noted[order] else { return }
         seen._withUnsafeGuaranteedRef { seen in
-            if seen.hasChanged { changes.append(seen.noteChange()) }
+            guard seen.hasChanged else { return }
+            let change = seen.noteChange()
+            // NB: a handler that changed an `Equatable` state in place and left it equal counted a commit; it
+            // is no change, as a commit of an equal copy is none.
+            if seen.store.statesAreEqual(change.oldState, change.newState) == true { return }
+            changes.append(change)
         }
     }
 }

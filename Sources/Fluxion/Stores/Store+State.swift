@@ -7,7 +7,10 @@ extension Store {
     /// Other threads see the state as last committed: never a state in the
     /// middle of an action or a batch. The thread running an action sees the
     /// action's changes so far: a handler that calls ``waitFor(_:)`` reads the
-    /// other store's new state here (its own is its `inout` parameter).
+    /// other store's new state here (its own is its `inout` parameter), and a
+    /// computed store reads as computed from its sources' states so far. Read
+    /// by its own handler while that handler changes the state in place (see
+    /// "Designing Stores"), it returns the state as changed so far.
     @inlinable
     public final var state: State {
         // NB: inlinable, so that the caller, knowing `State`, finds `Store<State>`'s metadata in its
@@ -36,6 +39,8 @@ extension Store {
     @inlinable
     final var turnHolderState: State {
         noteStateRead()
+        // NB: a computed store read inside a step agrees with the sources the step staged (see `derivedState`).
+        if _slowPath(isDerived.isSet), let derived = derivedState() { return derived }
         if stagingThread.names(.current), let staged { return staged }
         return currentState
     }
@@ -57,15 +62,14 @@ extension Store {
         return currentState
     }
 
-    /// Waits, the lock held, until the handler changing the state in place has returned.
+    /// Waits, the lock held, until the handler changing the state in place has returned; returns at once on
+    /// the handler's own thread (a handler that reads its own store, or a nested dispatch to another
+    /// dispatcher that reads it), which then reads the state as the handler has changed it so far.
     @usableFromInline
     final func waitForInPlaceMutation() {
         while let mutator = inPlaceMutator.thread {
-            // NB: the state is the handler's `inout` argument now; its own thread cannot read it too.
-            precondition(
-                mutator != .current,
-                "\(type(of: self)) read its own state inside a handler that changes it in place: use the handler's argument"
-            )
+            // NB: the state is the handler's `inout` argument now; its own thread reads it as it is.
+            if mutator == .current { return }
             // NB: flagged, the handler's thread clears the mark under the lock and wakes this one.
             if inPlaceMutator.flagWaiting(for: mutator) { lock.wait() }
         }

@@ -54,6 +54,11 @@ open class Store<State: Sendable>: Observable, @unchecked Sendable {  // `lock`,
     /// without it, as a hint that spares a store with observers a lock per dispatch. Changing in
     /// place checks again under the lock, with what Observation is tracking.
     @usableFromInline let needsOldState = AtomicFlag()
+    /// Whether the store is computed: set once, before the store is published; `derivation` is then set.
+    @usableFromInline let isDerived = AtomicFlag()
+    /// A computed store's state, derived from its sources as the calling thread sees them; set once, before
+    /// the store is published. See `Store+Derivation.swift`.
+    @usableFromInline final var derivation: Derivation<State>?
 
     // Guarded by `lock`. NB: these are fields of the class, not a `Guarded` value as elsewhere:
     // a generic struct holding them costs a generic-metadata look-up on every access from code
