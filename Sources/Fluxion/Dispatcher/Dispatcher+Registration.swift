@@ -170,7 +170,7 @@ extension Dispatcher {
         for route in list.routes {
             instances[route.registration.id] = try instance(of: route.registration, yieldingTurn: mayYield)
         }
-        return RouteList(list.handlerRoutes, derived: Array(list.routes[list.handlerCount...]), instances: instances)
+        return RouteList(list.handlerRoutes, derived: list.derivedRoutes, instances: instances)
     }
 
     /// The store of `registration`, created now if this is its first need.

@@ -123,7 +123,7 @@ struct RouteIndex {
         let names = registration.fallback == nil ? Array(registration.handlers.keys) : lists.names
         // NB: the built-in mutation action reaches no handler, whatever the stores declare.
         for name in names where name != AnyAction.mutationName {
-            let routes = update(lists[name].map { Array($0.handlerRoutes) } ?? [], name)
+            let routes = update(lists[name]?.handlerRoutes ?? [], name)
             lists[name] = routes.isEmpty ? nil : makeList(routes)
         }
         if registration.fallback != nil { fallbackList = makeList(fallback) }

@@ -1,14 +1,15 @@
 /// Everything one action name reaches, in registration order, with the stores once they exist: the
-/// handlers' routes, then the computed stores that follow their stores, in dependency order.
+/// handlers' routes, and the derivations of the computed stores that follow their stores.
 ///
 /// Immutable, and shared: the index makes a new list when a route or a store
 /// comes or goes, so a dispatch that looked one up can use it unlocked.
 final class RouteList: Sendable {
-    /// The handlers' routes (the first ``handlerCount``), then the derivations of the computed stores that
-    /// follow them: those run in the transaction's derive stage, after the handlers.
+    /// The routes, in registration order (the order observers hear the stores in): handlers' routes, and
+    /// derivations, which run in the transaction's derive stage, after the handlers.
     let routes: [Route]
-    /// How many of ``routes`` run a handler; the rest derive a computed store.
-    let handlerCount: Int
+    /// The places in ``routes`` of the derivations, in registration order: an order in which each computed
+    /// store comes after its sources.
+    let derivations: [Int]
     /// Whether every store of ``routes`` exists, so that a dispatch can run at once.
     let isReady: Bool
     /// The payload type the name's handlers declare; `nil` when only catch-all reducers handle it.
@@ -27,23 +28,29 @@ final class RouteList: Sendable {
     }
 
     /// The handlers' routes, without the derivations.
-    var handlerRoutes: ArraySlice<Route> { routes[..<handlerCount] }
+    var handlerRoutes: [Route] { routes.filter { !$0.isDerivation } }
+    /// The derivations' routes.
+    var derivedRoutes: [Route] { derivations.map { routes[$0] } }
 
-    /// Makes the list of the handlers' `routes`, then the `derived` ones, each with its store if it is among
-    /// `instances`.
+    /// Makes the list of the handlers' `routes` and the `derived` ones, in registration order, each with its
+    /// store if it is among `instances`.
     init(
         _ routes: some Collection<Route>, derived: [Route] = [], instances: [ObjectIdentifier: any StoreRuntime],
         isMutation: Bool = false
     ) {
         self.isMutation = isMutation
-        handlerCount = routes.count
-        self.routes = (Array(routes) + derived).map { route in
+        let all =
+            derived.isEmpty
+            ? Array(routes) : (routes + derived).sorted { $0.registration.order < $1.registration.order }
+        let routes = all.map { route in
             let store = instances[route.registration.id]
             guard route.store !== store else { return route }
             return Route(registration: route.registration, handler: route.handler, store: store)
         }
-        isReady = self.routes.allSatisfy { $0.store != nil }
-        typedRoute = self.routes.first { $0.handler.payloadType != nil }
+        self.routes = routes
+        derivations = routes.indices.filter { routes[$0].isDerivation }
+        isReady = routes.allSatisfy { $0.store != nil }
+        typedRoute = routes.first { $0.handler.payloadType != nil }
         payloadType = typedRoute?.handler.payloadType
     }
 }
@@ -54,8 +61,10 @@ final class Route: @unchecked Sendable {  // `running`, `bound`: only the turn h
     /// `registration.id` and `registration.operations`, read without loading the registration.
     let storeID: ObjectIdentifier
     let operations: StoreOperations
-    /// The handler as the store type declares it.
+    /// The handler as the store type declares it; a computed store's derivation.
     let handler: Handler
+    /// Whether the route derives a computed store, in the derive stage, rather than running a handler.
+    let isDerivation: Bool
     /// The store, once created.
     let store: (any StoreRuntime)?
     /// The same store, to lend without a reference count while the route is held.
@@ -72,6 +81,7 @@ final class Route: @unchecked Sendable {  // `running`, `bound`: only the turn h
         storeID = registration.id
         operations = registration.operations
         self.handler = handler
+        isDerivation = registration.isComputed
         self.store = store
         unretainedStore = store.map { Unmanaged.passUnretained($0) }
         running = handler.binding == nil ? Unmanaged.passUnretained(handler) : nil

@@ -148,27 +148,34 @@ final class Transaction: @unchecked Sendable {  // touched only by the thread ho
     private func runRoutes(_ count: Int, of list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome)
         throws
     {
-        runPending(0..<list.handlerCount, of: list, with: runner)
-        // NB: the derive stage: the computed stores that follow the handlers' stores, once the handlers ran; a
-        // batch derives once, before it commits (`Dispatcher.deriveBatch()`).
-        if list.handlerCount < count, !state.batch.isOpen {
+        guard !list.derivations.isEmpty else { return try runPending(0..<count, of: list, with: runner) }
+        // NB: the handlers first; then the derive stage: the computed stores that follow the handlers' stores,
+        // in dependency order. A batch derives once, before it commits (`Dispatcher.deriveBatch()`).
+        for index in 0..<count where state.failure == nil && !list.routes[index].isDerivation {
+            if state.progress[index] == .pending { runHandler(at: index, of: list, with: runner) }
+        }
+        if !state.batch.isOpen {
             state.isDeriving = true
-            runPending(list.handlerCount..<count, of: list, with: runner)
+            for index in list.derivations where state.failure == nil && state.progress[index] == .pending {
+                runHandler(at: index, of: list, with: runner)
+            }
             state.isDeriving = false
         }
         if let failure = state.failure { throw failure }
     }
 
-    /// Runs the pending handlers of the routes of `list` in `range` with `runner`, in order, until one fails.
+    /// Runs the pending handlers of the routes of `list` in `range` with `runner`, in order, until one fails;
+    /// throws the transaction's failure.
     @inline(__always)
     private func runPending(
         _ range: Range<Int>, of list: RouteList, with runner: (Handler, AnyObject) -> HandlerOutcome
-    ) {
+    ) throws {
         var index = range.lowerBound
         while index < range.upperBound, state.failure == nil {
             if state.progress[index] == .pending { runHandler(at: index, of: list, with: runner) }
             index += 1
         }
+        if let failure = state.failure { throw failure }
     }
 
     /// Runs the handler of the store with `id` now, unless it ran already (``Store/waitFor(_:)``).
