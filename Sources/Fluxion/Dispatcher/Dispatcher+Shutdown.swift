@@ -21,6 +21,7 @@ extension Dispatcher {
         cancelAllTasks()
         await waitUntilDrained()
         await waitUntilFlushed()
+        persistenceCenter.releaseLocations()
         let recorder = state.withLock { $0.middleware.passage.recorder }
         recorder?.writer?.flush()
     }

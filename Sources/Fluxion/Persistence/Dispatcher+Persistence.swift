@@ -71,7 +71,13 @@ extension Dispatcher {
         let id = ObjectIdentifier(S.self)
         let isNewKey = try center.reserve(persistence.key, for: id, named: typeName(S.self))
         do {
-            try registering { store in center.attach(persistence, to: store, restoring: restoring) }
+            let lease = try center.claimLocation(of: persistence.storage)
+            do {
+                try registering { store in center.attach(persistence, lease: lease, to: store, restoring: restoring) }
+            } catch {
+                if let lease { center.unclaim(lease) }
+                throw error
+            }
         } catch {
             if isNewKey { center.releaseKey(of: id) }
             throw error

@@ -160,7 +160,7 @@ public struct FileStateStorage: StateStorage {
     }
 
     /// Creates the directory at `path` and its missing parents, each with ``Permissions/directory``.
-    private func createDirectoryIfNeeded(_ path: String) throws {
+    func createDirectoryIfNeeded(_ path: String) throws {
         var missing: [String] = []
         var candidate = URL(fileURLWithPath: path)
         while true {
@@ -214,7 +214,7 @@ public struct FileStateStorage: StateStorage {
     }
 
     /// The error for a failed system call, with `errno`'s message; call it right after the call.
-    private func failure(_ operation: String, _ path: String) -> PersistenceError {
+    func failure(_ operation: String, _ path: String) -> PersistenceError {
         let code = errno
         return .fileOperationFailed(
             operation: operation, path: path, reason: "\(String(cString: strerror(code))) (errno \(code))")

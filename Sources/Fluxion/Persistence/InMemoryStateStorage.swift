@@ -44,3 +44,12 @@ public final class InMemoryStateStorage: StateStorage, @unchecked Sendable {  //
         }
     }
 }
+
+extension InMemoryStateStorage: LocatedStateStorage {
+    /// This instance: another instance is another location, even with the same archives.
+    func archiveLocation() -> ArchiveLocation {
+        ArchiveLocation(
+            .memory(ObjectIdentifier(self)),
+            description: "the InMemoryStateStorage at \(Unmanaged.passUnretained(self).toOpaque())", anchor: self)
+    }
+}

@@ -71,3 +71,13 @@ public final class UserDefaultsStateStorage: StateStorage, @unchecked Sendable {
         return asideKey
     }
 }
+
+extension UserDefaultsStateStorage: LocatedStateStorage {
+    /// The defaults object and the key prefix: two storages over one object with one prefix are one location.
+    func archiveLocation() -> ArchiveLocation {
+        let suite = defaults === UserDefaults.standard ? "UserDefaults.standard" : "a UserDefaults suite"
+        return ArchiveLocation(
+            .defaults(ObjectIdentifier(defaults), prefix: prefix),
+            description: "the defaults keys starting with \"\(prefix)\" in \(suite)", anchor: self)
+    }
+}
