@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The `FluxionCrashWriter` built beside the test binary: `.build/<triple>/debug/`.
 func crashWriterURL() -> URL? {
     var directories: [URL] = []
@@ -27,6 +33,8 @@ struct RunningWriter: @unchecked Sendable {  // NB: `process` and `output` are u
     var input: FileHandle?
     /// Its standard error.
     var errors: FileHandle?
+    /// Set when the hang guard of ``start(_:arguments:hangGuardSeconds:)`` had to kill it.
+    let hung = LockedBox(false)
 
     init(process: Process, output: FileHandle, input: FileHandle? = nil, errors: FileHandle? = nil) {
         self.process = process
@@ -36,7 +44,10 @@ struct RunningWriter: @unchecked Sendable {  // NB: `process` and `output` are u
     }
 
     /// Starts `FluxionCrashWriter` with `arguments`, its standard input, output and error piped.
-    static func start(_ executable: URL, arguments: [String]) throws -> RunningWriter {
+    ///
+    /// A hang guard kills it if it still runs `hangGuardSeconds` later, and sets ``hung``: a test that
+    /// waits for a line it never writes, or for an exit that never comes, then fails instead of hanging.
+    static func start(_ executable: URL, arguments: [String], hangGuardSeconds: Int = 30) throws -> RunningWriter {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -45,9 +56,16 @@ struct RunningWriter: @unchecked Sendable {  // NB: `process` and `output` are u
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        return RunningWriter(
+        let running = RunningWriter(
             process: process, output: output.fileHandleForReading, input: input.fileHandleForWriting,
             errors: errors.fileHandleForReading)
+        let (pid, hung) = (process.processIdentifier, running.hung)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(hangGuardSeconds)) { [process] in
+            guard process.isRunning else { return }
+            hung.value = true
+            kill(pid, SIGKILL)
+        }
+        return running
     }
 
     /// Reads one line of the output, or what came before its end.
