@@ -24,8 +24,9 @@ import Darwin
         defer { #expect(!other.hung.value, "the other process hung") }
         #expect(await other.readLine() == "ready")
 
-        #expect(throws: PersistenceError.locationInUse(
-            location: "the directory \(canonicalPath(of: directory))", byAnotherProcess: true)
+        #expect(
+            throws: PersistenceError.locationInUse(
+                location: "the directory \(canonicalPath(of: directory))", byAnotherProcess: true)
         ) {
             try makeLedgerDispatcher(storage)
         }

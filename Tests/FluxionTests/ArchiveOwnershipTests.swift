@@ -66,6 +66,37 @@ import Testing
         }
     }
 
+    /// After `shutdown()` the location may be another's: a store first created then does not read it.
+    @Test func aStoreFirstCreatedAfterShutdownIsNotRestored() async throws {
+        let storage = InMemoryStateStorage()
+        let errors = Recorder<PersistenceError>()
+        let first = try makeLedgerDispatcher(storage, errors: errors)
+        await first.shutdown()
+        let second = try makeLedgerDispatcher(storage)
+        try second.dispatch(.recordEntry, payload: "rent")
+        await second.shutdown()
+
+        #expect(try first.store(BankLedgerStore.self).state.entries == [])
+        let location = "the InMemoryStateStorage at \(Unmanaged.passUnretained(storage).toOpaque())"
+        #expect(errors.values == [.locationReleased(key: "ledger", location: location)])
+    }
+
+    /// A directory is created at registration, for its lock file: one that cannot be is a registration error.
+    @Test func aDirectoryThatCannotBeCreatedIsARegistrationErrorNamingIt() throws {
+        let parent = try makeTemporaryDirectory()
+        defer { removeDirectory(parent) }
+        let blocker = parent.appendingPathComponent("state")
+        try Data("a file where the directory should be".utf8).write(to: blocker)
+        let storage = FileStateStorage(directory: blocker.appendingPathComponent("ledger"))
+
+        #expect(
+            throws: PersistenceError.fileOperationFailed(
+                operation: "use the directory", path: blocker.path, reason: "it exists and is not a directory")
+        ) {
+            try makeLedgerDispatcher(storage)
+        }
+    }
+
     @Test(arguments: Kind.allCases)
     func aFreedDispatcherWritesWhatItHadPendingAndReleasesTheLocation(kind: Kind) async throws {
         try await withStorage(kind) { storage, _ in
@@ -105,7 +136,9 @@ import Testing
             let register = {
                 try second.register(BankLedgerStore.self, persistence: ledgerPersistence(storage)) { BankLedgerStore() }
             }
-            #expect(throws: PersistenceError.locationInUse(location: location, byAnotherProcess: false), performing: register)
+            #expect(
+                throws: PersistenceError.locationInUse(location: location, byAnotherProcess: false),
+                performing: register)
 
             await bank.respond(to: "import", with: ["salary"])  // the late import
             await freed.freed()
@@ -172,7 +205,8 @@ import Testing
 
         #expect(throws: FluxionError.storeAlreadyRegistered("BankLedgerStore")) {
             try first.register(
-                BankLedgerStore.self, persistence: Persistence(storage: other, key: "other")) { BankLedgerStore() }
+                BankLedgerStore.self, persistence: Persistence(storage: other, key: "other")
+            ) { BankLedgerStore() }
         }
 
         let second = try makeLedgerDispatcher(other)

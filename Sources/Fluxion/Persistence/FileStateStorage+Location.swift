@@ -22,7 +22,9 @@ extension FileStateStorage: LocatedStateStorage {
     ///   cannot be created or resolved.
     func archiveLocation() throws -> ArchiveLocation {
         try createDirectoryIfNeeded(directory.path)
-        guard let resolved = realpath(directory.path, nil) else { throw failure("resolve the directory", directory.path) }
+        guard let resolved = realpath(directory.path, nil) else {
+            throw failure("resolve the directory", directory.path)
+        }
         defer { free(resolved) }
         let path = String(cString: resolved)
         let lockFile = ArchiveLocation.LockFile(
