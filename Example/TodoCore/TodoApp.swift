@@ -40,7 +40,9 @@ public final class TodoApp: Sendable {
     ///   - debounce: How long the state must stay unchanged before it is saved;
     ///     zero, the default, saves after each change (off the dispatching thread).
     ///   - onPersistenceError: Hears of archives that cannot be restored or saved.
-    /// - Throws: ``PersistenceError/invalidKey(_:reason:)`` for a key that cannot name an archive.
+    /// - Throws: ``PersistenceError/invalidKey(_:reason:)`` for a key that cannot name an archive;
+    ///   ``PersistenceError/locationInUse(location:byAnotherProcess:)`` while another app (another `todo`
+    ///   process, say) persists to `storage`.
     public init(
         storage: any StateStorage,
         key: String,

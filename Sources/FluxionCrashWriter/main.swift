@@ -8,6 +8,9 @@ import Foundation
 //
 // Usage: FluxionCrashWriter <directory> <item count>
 // Exit status: 64 for bad arguments, 3 when restoring the archive failed.
+//
+// `FluxionCrashWriter ledger <directory>` is the other process of the archive-ownership tests:
+// see `LedgerOwner.swift`.
 
 /// A state whose every item equals its generation, so a mix of two writes shows.
 struct CrashState: Codable, Sendable {
@@ -53,6 +56,9 @@ func run() throws -> Never {
     }
 }
 
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "ledger" {
+    runLedgerOwner(directory: CommandLine.arguments[2])
+}
 do {
     try run()
 } catch {

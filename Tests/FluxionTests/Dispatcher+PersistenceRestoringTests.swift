@@ -86,7 +86,7 @@ private struct NotesStateV1: Codable {
 
         try dispatcher.dispatch(.addNote, payload: "fresh")
         dispatcher.flush()
-        #expect(fileNames(in: directory).count == 2)  // the new archive and the one set aside
+        #expect(fileNames(in: directory).count == 3)  // the new archive, the one set aside and the lock file
         #expect(FileManager.default.contents(atPath: asidePath) == Data(contents.utf8))
         let fresh = try #require(try files.load(key: "notes"))
         #expect(try unarchive(NotesState.self, from: fresh).state.notes == ["fresh"])

@@ -208,15 +208,17 @@ import Testing
 
     // MARK: Save failures
 
-    /// Tests run as root here, so a read-only directory would still be writable;
-    /// the directory path is a regular file instead, which fails every save with ENOTDIR.
+    /// Tests run as root here, so a read-only directory would still be writable; the directory is
+    /// replaced by a regular file once the store is registered instead, which fails every save with ENOTDIR.
     @Test func aFailedSaveIsReportedTheStateStaysAndTheNextSaveRetries() throws {
         let parent = try makeTemporaryDirectory()
         defer { removeDirectory(parent) }
         let directory = parent.appendingPathComponent("state")
-        try Data("a file where the directory should be".utf8).write(to: directory)
         let files = FileStateStorage(directory: directory)
         let dispatcher = try dispatcher(persistence(storage: files))
+        _ = try dispatcher.store(NotesStore.self)
+        try FileManager.default.removeItem(at: directory)
+        try Data("a file where the directory should be".utf8).write(to: directory)
 
         try dispatcher.dispatch(.addNote, payload: "precious")
         scheduler.advance(by: .seconds(2))

@@ -97,55 +97,6 @@ private struct CrashArchive: Decodable {
             "crash test: \(kills) kills, \(generation) generations written, \(restartsThatWrote) runs wrote",
             "at least one, in \(elapsed), seed \(seed)")
     }
-
-    /// The `FluxionCrashWriter` built beside the test binary: `.build/<triple>/debug/`.
-    private func crashWriterURL() -> URL? {
-        var directories: [URL] = []
-        if let executable = Bundle.main.executableURL {
-            directories.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
-        }
-        directories.append(
-            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent())
-        // NB: on Apple platforms the tests are a bundle loaded by `xctest`; the products sit beside the bundle.
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            directories.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        return
-            directories
-            .map { $0.appendingPathComponent("FluxionCrashWriter") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-}
-
-/// The writer process, waited for on a Dispatch thread: blocking there leaves the cooperative pool
-/// (two threads here) to the tests that run meanwhile.
-private struct RunningWriter: @unchecked Sendable {  // NB: `process` and `output` are used by one thread at a time
-    let process: Process
-    let output: FileHandle
-
-    /// Reads one line of the output, or what came before its end.
-    func readLine() async -> String {
-        await offThePool {
-            var line = Data()
-            while true {
-                let chunk = output.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-                if chunk.contains(UInt8(ascii: "\n")) { break }
-            }
-            return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-    }
-
-    func waitUntilExit() async {
-        await offThePool { process.waitUntilExit() }
-    }
-
-    private func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: body()) }
-        }
-    }
 }
 
 /// The seed archive's state, in the writer's schema.

@@ -8,7 +8,7 @@ import Testing
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         try roundTrip(through: FileStateStorage(directory: directory))
-        #expect(fileNames(in: directory) == ["notes.json"])
+        #expect(fileNames(in: directory) == [".fluxion.lock", "notes.json"])  // NB: the lock file stays
     }
 
     @Test func aSavedArchiveLoadsBackFromItsOwnJSONFile() throws {

@@ -30,11 +30,14 @@ import Testing
 /// Saves a notes store's state through `storage` with one dispatcher, and restores it with another.
 func roundTrip(through storage: any StateStorage, key: String = "notes") throws {
     let persistence = Persistence<NotesState>(storage: storage, key: key, scheduler: ManualScheduler())
-    let first = Dispatcher()
-    try first.register(NotesStore.self, persistence: persistence)
-    try first.dispatch(.addNote, payload: "milk")
-    try first.dispatch(.addNote, payload: "bread")
-    first.flush()
+    do {
+        // NB: one live dispatcher at a time persists to a storage: this one is let go before the second registers.
+        let first = Dispatcher()
+        try first.register(NotesStore.self, persistence: persistence)
+        try first.dispatch(.addNote, payload: "milk")
+        try first.dispatch(.addNote, payload: "bread")
+        first.flush()
+    }
 
     let second = Dispatcher()
     let errors = Recorder<PersistenceError>()

@@ -11,6 +11,7 @@ import Testing
         .migrationFailed(key: "todos", from: 1, to: 2, setAsideAs: nil, reason: "no titles"),
         .setAsideFailed(key: "todos", reason: "Read-only file system"),
         .saveFailed(key: "todos", reason: "No space left on device"),
+        .locationReleased(key: "todos", location: "the directory /state"),
     ])
     func eachMessageNamesTheArchiveAndWhatWasWrong(error: PersistenceError) {
         let message = error.description
@@ -22,6 +23,8 @@ import Testing
             #expect(message.contains(reason))
         case .newerVersion(_, let found, let supported, _):
             #expect(message.contains("version \(found)") && message.contains("version \(supported)"))
+        case .locationInUse(let location, _), .locationReleased(_, let location):
+            #expect(message.contains(location))
         }
     }
 
@@ -39,5 +42,25 @@ import Testing
         let error = PersistenceError.fileOperationFailed(
             operation: "rename over", path: "/s/todos.json", reason: "Not a directory (errno 20)")
         #expect(error.description == "Could not rename over /s/todos.json: Not a directory (errno 20)")
+    }
+
+    /// The refusal names the location, who holds it, and the two ways to release it.
+    @Test(arguments: [false, true])
+    func aLocationInUseMessageSaysHowToReleaseIt(byAnotherProcess: Bool) {
+        let error = PersistenceError.locationInUse(location: "the directory /state", byAnotherProcess: byAnotherProcess)
+        let message = error.description
+
+        #expect(message.contains("the directory /state"))
+        #expect(message.contains(byAnotherProcess ? "Another process" : "Another live dispatcher of this process"))
+        #expect(message.contains("one dispatcher at a time"))
+        #expect(message.contains("`await shutdown()`"))
+        #expect(message.contains("let go of it"))
+    }
+
+    @Test func aReleasedLocationMessageSaysTheStateStaysInMemory() {
+        let error = PersistenceError.locationReleased(key: "todos", location: "the directory /state")
+        #expect(error.description.contains("'todos'"))
+        #expect(error.description.contains("released the directory /state"))
+        #expect(error.description.contains("stays in memory only"))
     }
 }

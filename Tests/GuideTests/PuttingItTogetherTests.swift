@@ -82,7 +82,7 @@ extension Catalog {
         try app.dispatcher.dispatch(.addToBasket, payload: mug)
 
         try app.journal.stepBack()  // the stores show the basket with tea alone
-        await app.dispatcher.waitUntilFlushed()  // the app quits here: the present is saved, not the past
+        await app.dispatcher.shutdown()  // the app quits here: the present is saved, not the past
 
         let reopened = try ShopApp(catalog: .fake, storage: storage)
         let total = try reopened.dispatcher.store(BasketTotalStore.self).state  // derived from the restored basket

@@ -9,7 +9,7 @@ import TodoCore
         let first = try TestApp(storage: storage)
         #expect(first.app.filter.state == .all)
         try first.test.dispatch(.setFilter, payload: .completed) { $0.modify(FilterStore.self) { $0 = .completed } }
-        await first.app.dispatcher.waitUntilFlushed()
+        await first.app.dispatcher.shutdown()  // NB: it saves, and releases the storage for the next app
         #expect(try TestApp(storage: storage).app.filter.state == .completed)
     }
 

@@ -51,11 +51,11 @@ import TodoCore
         #expect(test.app.history.state.previous?.items.count == History.limit + 4)
     }
 
-    @Test func survivesARestart() throws {
+    @Test func survivesARestart() async throws {
         let storage = InMemoryStateStorage()
         let first = try TestApp(storage: storage)
         try first.add("Buy milk", "Walk the dog")
-        first.app.dispatcher.flush()
+        await first.app.dispatcher.shutdown()  // NB: it saves, and releases the storage for the next app
         let second = try TestApp(storage: storage)
         try second.app.dispatcher.dispatch(.undo)
         #expect(second.titles == ["Buy milk"])

@@ -38,11 +38,11 @@ import TodoCore
         await test.test.finish()
     }
 
-    @Test func startsFromTheRestoredList() throws {
+    @Test func startsFromTheRestoredList() async throws {
         let storage = InMemoryStateStorage()
         let first = try TestApp(storage: storage)
         try first.add("Buy milk")
-        first.app.dispatcher.flush()
+        await first.app.dispatcher.shutdown()  // NB: it saves, and releases the storage for the next app
         let second = try TestApp(storage: storage)
         #expect(second.app.stats.state.total == 1)
     }

@@ -30,7 +30,7 @@ public enum PersistenceMessage {
             return "could not keep \(file.path(ofArchive: key)) aside: \(reason)"
         case .saveFailed(let key, let reason):
             return "could not save \(file.path(ofArchive: key)): \(reason)"
-        case .invalidKey, .invalidConfiguration, .fileOperationFailed:
+        case .invalidKey, .invalidConfiguration, .fileOperationFailed, .locationInUse, .locationReleased:
             return "\(error)"
         }
     }

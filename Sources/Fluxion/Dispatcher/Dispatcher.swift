@@ -56,6 +56,12 @@ public final class Dispatcher: Sendable {
         state = Guarded(DispatcherState(turn: TurnState(publishingHolderIn: turnHolder)), waitable: true)
     }
 
+    deinit {
+        // NB: letting go of a dispatcher writes what its persistence has pending, on this thread, then
+        // releases the archive locations it owned (see `PersistenceCenter.end()`).
+        persistenceCenter.end()
+    }
+
     // MARK: Dispatching
 
     /// Dispatches a typed action to every store that handles its name.

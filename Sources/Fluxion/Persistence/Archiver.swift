@@ -8,10 +8,16 @@ import Foundation
 /// called by the timer on the scheduler's thread or by a flush, never by a
 /// dispatch. One write at a time: a flush waits for a write under way, then
 /// writes what is newer, so a change made during a write is saved after it.
+///
+/// It reads and writes the storage only while its dispatcher owns the
+/// storage's location (its ``ArchiveLease``): once the dispatcher released it,
+/// a save is dropped and reported as ``PersistenceError/locationReleased(key:location:)``.
 final class Archiver<State: Codable & Sendable>: PendingWriter, @unchecked Sendable {  // vars guarded by `lock`
     let key: String
     private let configuration: Persistence<State>
     private let reporter: PersistenceErrorReporter
+    /// The dispatcher's ownership of the storage's location; `nil` for a storage with no location.
+    private let lease: ArchiveLease?
     private let lock = Lock(waitable: true)
     /// The newest state not written yet.
     private var pending: State?
@@ -25,10 +31,11 @@ final class Archiver<State: Codable & Sendable>: PendingWriter, @unchecked Senda
     private let readState: @Sendable () -> State?
 
     init(
-        _ configuration: Persistence<State>, reporter: PersistenceErrorReporter,
+        _ configuration: Persistence<State>, lease: ArchiveLease?, reporter: PersistenceErrorReporter,
         readState: @escaping @Sendable () -> State?
     ) {
         self.readState = readState
+        self.lease = lease
         key = configuration.key
         self.configuration = configuration
         self.reporter = reporter
@@ -36,8 +43,19 @@ final class Archiver<State: Codable & Sendable>: PendingWriter, @unchecked Senda
 
     /// Reads the archive: the state to start from, or `nil` to keep the initial state.
     ///
-    /// An archive that cannot be restored is set aside and reported.
+    /// An archive that cannot be restored is set aside and reported; one whose location the dispatcher
+    /// released is not read.
     func restore() -> State? {
+        guard let lease else { return restoreHeld() }
+        guard let restored = lease.whileHeld(restoreHeld) else {
+            reporter.report(.locationReleased(key: key, location: lease.location.description))
+            return nil
+        }
+        return restored
+    }
+
+    /// ``restore()``, while the location is the dispatcher's.
+    private func restoreHeld() -> State? {
         let data: Data
         do {
             guard let loaded = try configuration.storage.load(key: key) else { return nil }
@@ -122,16 +140,25 @@ final class Archiver<State: Codable & Sendable>: PendingWriter, @unchecked Senda
         lock.unlock()
 
         var failure: PersistenceError?
+        var isRefused = false
         do {
-            try configuration.storage.save(ArchiveFormat.encode(state, version: configuration.version), key: key)
+            let data = try ArchiveFormat.encode(state, version: configuration.version)
+            let save = { try self.configuration.storage.save(data, key: self.key) }
+            if let lease {
+                isRefused = try lease.whileHeld(save) == nil
+                if isRefused { failure = .locationReleased(key: key, location: lease.location.description) }
+            } else {
+                try save()
+            }
         } catch {
             failure = .saveFailed(key: key, reason: describe(error))
         }
 
         lock.lock()
         isWriting = false
-        // NB: a failed state stays pending, unless a newer one came meanwhile, so the next save retries it.
-        let isRetried = failure != nil && pending == nil
+        // NB: a failed state stays pending, unless a newer one came meanwhile, so the next save retries it;
+        // a refused one never could be written.
+        let isRetried = failure != nil && !isRefused && pending == nil
         if isRetried { pending = state }
         lock.broadcast()
         lock.unlock()

@@ -13,10 +13,25 @@ extension Dispatcher {
     /// saved once it has been unchanged for the configuration's
     /// ``Persistence/debounce``. See <doc:PersistingState>.
     ///
+    /// The storage's location — a ``FileStateStorage`` directory, a
+    /// ``UserDefaultsStateStorage``'s defaults and prefix, an
+    /// ``InMemoryStateStorage`` — belongs to one live dispatcher at a time:
+    /// this dispatcher owns it from this registration on, and while it does,
+    /// another dispatcher (in this process or, for a directory, another one)
+    /// that registers a store there is refused. It releases it in
+    /// ``shutdown()`` and when it is freed (after writing what is pending),
+    /// or as its process ends. See
+    /// <doc:PersistingState#One-live-dispatcher-per-location>.
+    ///
     /// - Throws: ``PersistenceError/invalidKey(_:reason:)`` or
     ///   ``PersistenceError/invalidConfiguration(key:reason:)`` for a
-    ///   configuration that cannot work; ``FluxionError/storeAlreadyRegistered(_:)``
-    ///   if the type is registered already.
+    ///   configuration that cannot work;
+    ///   ``PersistenceError/locationInUse(location:byAnotherProcess:)`` while
+    ///   another live dispatcher persists to the storage (shut it down with
+    ///   ``shutdown()``, or let it go, then register again);
+    ///   ``PersistenceError/fileOperationFailed(operation:path:reason:)`` for a
+    ///   ``FileStateStorage`` directory that cannot be created or locked;
+    ///   ``FluxionError/storeAlreadyRegistered(_:)`` if the type is registered already.
     public func register<State, S: Store<State> & DefaultInitializable>(
         _ type: S.Type,
         persistence: Persistence<State>
@@ -71,7 +86,13 @@ extension Dispatcher {
         let id = ObjectIdentifier(S.self)
         let isNewKey = try center.reserve(persistence.key, for: id, named: typeName(S.self))
         do {
-            try registering { store in center.attach(persistence, to: store, restoring: restoring) }
+            let lease = try center.claimLocation(of: persistence.storage)
+            do {
+                try registering { store in center.attach(persistence, lease: lease, to: store, restoring: restoring) }
+            } catch {
+                if let lease { center.unclaim(lease) }
+                throw error
+            }
         } catch {
             if isNewKey { center.releaseKey(of: id) }
             throw error
@@ -97,7 +118,8 @@ extension Dispatcher {
 
     /// Writes every persistent store's pending state now, and returns once it is written; it blocks the calling thread.
     ///
-    /// Call it when the app goes to the background or quits. A write under
+    /// Call it when the app goes to the background or quits (or
+    /// ``shutdown()``, which also releases the storages for another dispatcher). A write under
     /// way is waited for, then the newer state, if any, is written. Save
     /// errors go to ``onPersistenceError``. From async code, use
     /// ``waitUntilFlushed()``, which does not block a concurrency thread.

@@ -24,8 +24,16 @@ import Android
 /// leaves the old archive or the new one, never a torn file. Loading an
 /// archive removes temporary files a crash left behind for that key.
 ///
-/// The directory, and any missing parent of it, is created on the first
-/// save. One process at a time should use a directory.
+/// One live dispatcher at a time persists to a directory, in this process
+/// or any other: the owner holds an advisory lock (`flock`) on the file
+/// `.fluxion.lock` in the directory, and a second dispatcher that registers a
+/// store on it is refused with ``PersistenceError/locationInUse(location:byAnotherProcess:)``
+/// until the first releases it — in ``Dispatcher/shutdown()``, when it is
+/// freed, or when its process ends or crashes. Two spellings of one directory
+/// (a symbolic link, a `..`) are one directory. The directory, and any
+/// missing parent of it, is created when a store is registered on it, for
+/// the lock file (or by the first direct ``save(_:key:)``). See
+/// <doc:PersistingState#One-live-dispatcher-per-location>.
 ///
 /// The files are private by default: archives and their temporary files are
 /// created readable and writable by the owner only (`0600`), and the
@@ -160,7 +168,7 @@ public struct FileStateStorage: StateStorage {
     }
 
     /// Creates the directory at `path` and its missing parents, each with ``Permissions/directory``.
-    private func createDirectoryIfNeeded(_ path: String) throws {
+    func createDirectoryIfNeeded(_ path: String) throws {
         var missing: [String] = []
         var candidate = URL(fileURLWithPath: path)
         while true {
@@ -214,7 +222,7 @@ public struct FileStateStorage: StateStorage {
     }
 
     /// The error for a failed system call, with `errno`'s message; call it right after the call.
-    private func failure(_ operation: String, _ path: String) -> PersistenceError {
+    func failure(_ operation: String, _ path: String) -> PersistenceError {
         let code = errno
         return .fileOperationFailed(
             operation: operation, path: path, reason: "\(String(cString: strerror(code))) (errno \(code))")

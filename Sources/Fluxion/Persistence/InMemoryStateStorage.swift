@@ -8,7 +8,12 @@ import Foundation
 /// ```
 ///
 /// Instances are reference types: keep one and pass it to a second dispatcher
-/// to test restoring what the first one saved.
+/// to test restoring what the first one saved. One live dispatcher at a time
+/// persists to an instance, so shut the first down (``Dispatcher/shutdown()``,
+/// which saves) or let it go before the second registers: while the first
+/// lives, the second's registration throws
+/// ``PersistenceError/locationInUse(location:byAnotherProcess:)``. Another
+/// instance is another location, even with the same archives.
 public final class InMemoryStateStorage: StateStorage, @unchecked Sendable {  // `storedArchives` guarded by `lock`
     private let lock = Lock()
     private var storedArchives: [String: Data]
@@ -42,5 +47,14 @@ public final class InMemoryStateStorage: StateStorage, @unchecked Sendable {  //
             storedArchives[asideKey] = storedArchives.removeValue(forKey: key)
             return asideKey
         }
+    }
+}
+
+extension InMemoryStateStorage: LocatedStateStorage {
+    /// This instance: another instance is another location, even with the same archives.
+    func archiveLocation() -> ArchiveLocation {
+        ArchiveLocation(
+            .memory(ObjectIdentifier(self)),
+            description: "the InMemoryStateStorage at \(Unmanaged.passUnretained(self).toOpaque())", anchor: self)
     }
 }

@@ -1,7 +1,10 @@
 /// The errors of store persistence; each message names the archive and what was wrong.
 ///
-/// Registration throws ``invalidKey(_:reason:)`` and
-/// ``invalidConfiguration(key:reason:)``. Every other case is *reported*, not
+/// Registration throws ``invalidKey(_:reason:)``,
+/// ``invalidConfiguration(key:reason:)`` and
+/// ``locationInUse(location:byAnotherProcess:)`` (and, for a directory it
+/// cannot create or lock, ``fileOperationFailed(operation:path:reason:)``).
+/// Every other case is *reported*, not
 /// thrown: archives are restored and saved away from your call sites, so
 /// these errors reach ``Dispatcher/onPersistenceError`` (or standard error
 /// when no hook is set). After a reported error the store keeps working: a
@@ -43,6 +46,27 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A file operation of ``FileStateStorage`` failed.
     case fileOperationFailed(operation: String, path: String, reason: String)
 
+    /// Another live dispatcher persists to `location`: the store is not registered.
+    ///
+    /// One live dispatcher at a time persists to a location — a
+    /// ``FileStateStorage`` directory, a ``UserDefaultsStateStorage``'s
+    /// defaults and key prefix, an ``InMemoryStateStorage`` instance — so that
+    /// two never save over each other's archives. `byAnotherProcess` says
+    /// whether the owner is another process (which holds the directory's lock
+    /// file) rather than a dispatcher of this one. To release the location,
+    /// call ``Dispatcher/shutdown()`` on the dispatcher that owns it, or let go
+    /// of that dispatcher: it releases its locations when it is freed, which
+    /// is once its running tasks have ended too. A process that ends, or
+    /// crashes, releases them. Then register again.
+    case locationInUse(location: String, byAnotherProcess: Bool)
+
+    /// The dispatcher released the archive's location, in ``Dispatcher/shutdown()`` or as it was freed:
+    /// the archive was neither written nor read, and the store's state stays in memory only.
+    ///
+    /// Reported for a change made after `shutdown()`, or a store first read
+    /// after it: another dispatcher may own the location by then.
+    case locationReleased(key: String, location: String)
+
     /// A human-readable message naming the archive and what was wrong.
     public var description: String {
         switch self {
@@ -66,6 +90,17 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
             "Could not save the archive '\(key)': \(reason). The next save retries."
         case .fileOperationFailed(let operation, let path, let reason):
             "Could not \(operation) \(path): \(reason)"
+        case .locationInUse(let location, false):
+            "Another live dispatcher of this process persists to \(location): one dispatcher at a time may. "
+                + "Release it first: call `await shutdown()` on that dispatcher, or let go of it "
+                + "(it releases the location when it is freed, once its running tasks have ended)."
+        case .locationInUse(let location, true):
+            "Another process persists to \(location) (it holds its lock file): one dispatcher at a time may. "
+                + "Release it first: call `await shutdown()` on that process's dispatcher, let go of it, "
+                + "or end that process."
+        case .locationReleased(let key, let location):
+            "Left the archive '\(key)' alone: its dispatcher released \(location) (in `shutdown()`, or as it was "
+                + "freed), which another dispatcher may own now. The store's state stays in memory only."
         }
     }
 

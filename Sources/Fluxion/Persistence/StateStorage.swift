@@ -16,6 +16,11 @@ import Foundation
 /// Fluxion calls a storage from one thread at a time for a given key, but
 /// different keys may be used from different threads at once. A storage must
 /// not call back into the dispatcher (dispatch or flush).
+///
+/// The storages Fluxion comes with belong to one live dispatcher at a time
+/// (see <doc:PersistingState#One-live-dispatcher-per-location>); a storage
+/// of your own is not checked: keep two live dispatchers from persisting to
+/// the same place yourself.
 public protocol StateStorage: Sendable {
     /// The archive stored under `key`, or `nil` when there is none.
     ///

@@ -12,6 +12,14 @@ import Foundation
 ///
 /// `UserDefaults` writes its values to disk on its own schedule; on Linux,
 /// where it does not, ``save(_:key:)`` asks it to synchronize.
+///
+/// One live dispatcher of a process at a time persists to one defaults
+/// object with one prefix (two storages over `.standard` and `"Fluxion."`
+/// are one location): a second dispatcher that registers a store there is
+/// refused with ``PersistenceError/locationInUse(location:byAnotherProcess:)``
+/// until the first is shut down (``Dispatcher/shutdown()``) or freed. Other
+/// processes sharing the defaults suite are not checked. See
+/// <doc:PersistingState#One-live-dispatcher-per-location>.
 public final class UserDefaultsStateStorage: StateStorage, @unchecked Sendable {  // `defaults` used under `lock`
     // NB: `UserDefaults` is thread-safe but not `Sendable` in every Foundation; the
     // lock makes this storage's own calls safe to make from any thread.
@@ -69,5 +77,15 @@ public final class UserDefaultsStateStorage: StateStorage, @unchecked Sendable {
             }
         }
         return asideKey
+    }
+}
+
+extension UserDefaultsStateStorage: LocatedStateStorage {
+    /// The defaults object and the key prefix: two storages over one object with one prefix are one location.
+    func archiveLocation() -> ArchiveLocation {
+        let suite = defaults === UserDefaults.standard ? "UserDefaults.standard" : "a UserDefaults suite"
+        return ArchiveLocation(
+            .defaults(ObjectIdentifier(defaults), prefix: prefix),
+            description: "the defaults keys starting with \"\(prefix)\" in \(suite)", anchor: self)
     }
 }

@@ -77,6 +77,7 @@ final class ProgramContext: Sendable {
         case is MiddlewareFailed: "middlewareFailed"
         case let error as JournalError:
             if case .travelling = error { "travelling" } else { "journal" }
+        case PersistenceError.locationInUse: "locationInUse"
         case let error as FluxionError:
             if case .batchInsideAction = error { "batchInsideAction" } else { "fluxion" }
         default: "\(type(of: error))"

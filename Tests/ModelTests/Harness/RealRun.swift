@@ -104,6 +104,11 @@ final class RealRun {
             } catch {
                 outcome = "threw \(ProgramContext.describe(error))"
             }
+        case .openSecondDispatcher:
+            attempt {
+                try Dispatcher().register(
+                    StoreA.self, persistence: Persistence<Items>(storage: storage, key: "A", debounce: .seconds(3_600)))
+            }
         }
         if !context.settle(dispatcher, drainers: drainers) { outcome += " (tasks did not settle)" }
         return outcome

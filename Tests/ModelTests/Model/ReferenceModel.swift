@@ -88,6 +88,8 @@ struct ReferenceModel {
         case .armMiddleware(let reaction): middlewareArms.append(reaction)
         case .flush: flush()
         case .attachSecondJournal: world.outcome = "threw refused"
+        // NB: one live dispatcher at a time persists to a storage ("Persisting State").
+        case .openSecondDispatcher: world.outcome = "threw locationInUse"
         }
         wakeDrainers()
         world.running = tasks.values.filter { !$0.isChild && $0.phase != .ended }.count

@@ -31,6 +31,8 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
     case flush
     /// `Journal(recording:)` on the dispatcher the program's journal records.
     case attachSecondJournal
+    /// A second dispatcher registers store A on the program's storage, which the program's dispatcher owns.
+    case openSecondDispatcher
 
     var description: String {
         switch self {
@@ -55,6 +57,7 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
         case .armMiddleware(let reaction): ".armMiddleware(\(reaction))"
         case .flush: ".flush"
         case .attachSecondJournal: ".attachSecondJournal"
+        case .openSecondDispatcher: ".openSecondDispatcher"
         }
     }
 }

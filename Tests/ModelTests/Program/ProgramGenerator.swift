@@ -79,7 +79,7 @@ struct ProgramGenerator {
                 return random.below(2) == 0
                     ? .armMiddleware(.throwAfterNext) : .armMiddleware(.startTask(plan(depth: 0, needsID: true)))
             case 95..<99: return .flush
-            case 99: return .attachSecondJournal
+            case 99: return random.below(2) == 0 ? .attachSecondJournal : .openSecondDispatcher
             default: continue
             }
         }
