@@ -199,12 +199,8 @@ import Testing
             Program(operations: [.dispatch(Command(tag: 1, touches: [3]))], divergence: 3, factoryStartsTask: false))
     }
 
-    @Test func aReplaySetsTheStatesOfAStepThatCannotReplay() async {
-        await expectModelHolds(
-            Program(
-                operations: [.batch([Command(tag: 4, touches: [3])], mutating: 0, mutationTag: 800)],
-                factoryStartsTask: false))
-    }
+    // NB: `aReplaySetsTheStatesOfAStepThatCannotReplay` is a known issue of issue 42 until its fix lands (with F,
+    // computed from D, its program meets one): `ComputedStoreKnownIssueTests.aReplaySetsTheStatesOf…`.
 
     /// A task's dispatch that waited for a suspension, released while the past is shown, is held before
     /// the dispatches held since, made after it. (Found by the threaded mode: a task's dispatches were

@@ -41,6 +41,10 @@ extension ProgramContext {
                 report("observer stepBack refused")
             }
         case .cancelTasks(let id): dispatcher.cancelTasks(id: id)
+        case .read:
+            noteRead(
+                by: "the observer of \(ModelHandler.storeNames[index])",
+                dispatcher.read { ModelStoreSet.states(of: dispatcher) })
         }
     }
 

@@ -7,6 +7,8 @@ final class ProgramContext: Sendable {
     /// What the program has seen so far, and the gates its tasks wait at.
     struct Seen {
         var observed: [String] = []
+        /// What each `read {}` of a handler or an observer saw, in order (see ``noteRead(by:_:)``).
+        var reads: [String] = []
         var reports: [String] = []
         var taskLog: [Int: [String]] = [:]
         var opened: Set<Int> = []
@@ -33,6 +35,8 @@ final class ProgramContext: Sendable {
     /// The store whose handler appends a different value (a replay that must not match), if any.
     let divergence: Int?
     private let journalBox = Locked<Journal?>(nil)
+    /// The model stores that have handlers (0...3), in registration order: the order their handlers run in.
+    private let registeredBox = Locked<[Int]>(Array(0..<4))
 
     private static let contexts = Locked<[ObjectIdentifier: ProgramContext]>([:])
 
@@ -64,6 +68,17 @@ final class ProgramContext: Sendable {
     }
 
     var keptEffects: Effects? { seen.withLock { $0.keptEffects } }
+
+    /// The stores with handlers in registration order; the harness sets it when it registers or unregisters one.
+    var registered: [Int] {
+        get { registeredBox.withLock { $0 } }
+        set { registeredBox.withLock { $0 = newValue } }
+    }
+
+    /// Notes what a `read {}` saw: every store's items (`[-1]` for one not registered).
+    func noteRead(by reader: String, _ states: [[Int]]) {
+        seen.withLock { $0.reads.append("\(reader) read \(states)") }
+    }
 
     func keepEffects(_ effects: Effects) {
         seen.withLock { $0.keptEffects = effects }

@@ -27,13 +27,16 @@ extension RealRun {
                 }
                 try fresh.register(StoreD.self)
                 try StoreE.register(on: fresh)
+                try StoreF.register(on: fresh)
+                try StoreG.register(on: fresh)
+                try fresh.register(StoreH.self)
                 fresh.registerReplayableError(ModelFailure.self)
                 let report =
                     source == "memory"
                     ? try journal.replay(into: fresh) : try Journal.replay(contentsOf: fileURL, into: fresh)
                 // NB: read before the states: reading a store the replay did not make makes it, after the replay.
                 let started = fresh.runningTaskCount
-                let states = divergence == nil ? "\(Self.states(of: fresh))" : "-"
+                let states = divergence == nil ? "\(ModelStoreSet.states(of: fresh))" : "-"
                 return "\(source): matched \(report.allMatched), states \(states), "
                     + "unfinished \(report.unfinishedEffects.count), started \(started)"
             } catch {

@@ -1,8 +1,9 @@
 import Fluxion
 import Foundation
 
-/// A program's real dispatcher: four stores (two persistent) and one computed from two of them, an observer on each, the program's
-/// middleware and a journal writing a file. It applies operations and reports what can be seen.
+/// A program's real dispatcher: four stores (two persistent) and three computed ones (E from A and B, F from
+/// A, C and D, G from E and F), an observer on each, the program's middleware and a journal writing a file.
+/// It applies operations and reports what can be seen.
 final class RealRun {
     let dispatcher = Dispatcher()
     let context: ProgramContext
@@ -10,7 +11,8 @@ final class RealRun {
     let storage = InMemoryStateStorage()
     let fileURL: URL
     private var suspensions: [DispatchSuspension] = []
-    private var tokens: [ObservationToken] = []
+    /// The observer of each store, by index, and the store it observes.
+    var tokens: [Int: (store: ObjectIdentifier, token: ObservationToken)] = [:]
     private var otherJournals: [Journal] = []
 
     init() throws {
@@ -24,22 +26,19 @@ final class RealRun {
         try dispatcher.register(StoreC.self)
         try dispatcher.register(StoreD.self)
         try StoreE.register(on: dispatcher)
+        try StoreF.register(on: dispatcher)
+        try StoreG.register(on: dispatcher)
+        try dispatcher.register(StoreH.self)
         dispatcher.registerReplayableError(ModelFailure.self)
         let (context, dispatcher) = (context, dispatcher)
         fileURL = FileManager.default.temporaryDirectory.appendingPathComponent("model-\(UUID().uuidString).jsonl")
         journal = try Journal(recording: dispatcher, writingTo: fileURL)
         context.journal = journal
-        tokens = [
-            Self.observe(try dispatcher.store(StoreA.self), 0, context, dispatcher),
-            Self.observe(try dispatcher.store(StoreB.self), 1, context, dispatcher),
-            Self.observe(try dispatcher.store(StoreC.self), 2, context, dispatcher),
-            Self.observe(try dispatcher.store(StoreD.self), 3, context, dispatcher),
-            Self.observe(try dispatcher.store(StoreE.self), 4, context, dispatcher),
-        ]
+        observeRegisteredStores()
         _ = dispatcher.addMiddleware(ModelMiddleware(context: context))
     }
 
-    private static func observe<S: ItemList>(
+    static func observe<S: ItemList>(
         _ store: Store<S>, _ index: Int, _ context: ProgramContext, _ dispatcher: Dispatcher
     ) -> ObservationToken {
         store.observe { [context, weak dispatcher] change in
@@ -67,10 +66,11 @@ final class RealRun {
             attempt {
                 try dispatcher.batch { batch in
                     for command in commands { try batch.dispatch(.op, payload: command, error: command.error) }
-                    if let store { try Self.mutate(batch, store, appending: tag) }
+                    if let store { try ModelStoreSet.mutate(store, in: batch, .append, tag: tag) }
                     if aborts { throw Aborted() }
                 }
             }
+        case .batchOf(let items, let aborts): attempt { try batch(items, aborts: aborts) }
         case .batchSteppingBack(let command):
             attempt {
                 try dispatcher.batch { [journal, context] batch in
@@ -91,11 +91,18 @@ final class RealRun {
         case .release: suspensions.popLast()?.release()
         case .stepBack: attempt { try journal.stepBack() }
         case .stepForward: attempt { try journal.stepForward() }
+        case .travel(let step): attempt { try journal.travel(to: step) }
         case .returnToPresent: attempt { try journal.returnToPresent() }
         case .resumeDiscardingLaterSteps: journal.resumeDiscardingLaterSteps()
         case .armObserver(let store, let reaction): context.arm(observerOf: store, reaction)
         case .armMiddleware(let reaction): context.arm(reaction)
         case .flush: dispatcher.flush()
+        case .poke(let poke):
+            attempt {
+                try StoreH.lending(try? dispatcher.store(StoreH.self)) { try dispatcher.dispatch(.poke, payload: poke) }
+            }
+        case .unregister(let store): unregister(store)
+        case .register(let store): attempt { try register(store) }
         case .attachSecondJournal:
             do {
                 otherJournals.append(try Journal(recording: dispatcher))
@@ -114,21 +121,13 @@ final class RealRun {
         return outcome
     }
 
-    private static func mutate(_ batch: DispatchBatch, _ store: Int, appending tag: Int) throws {
-        switch store {
-        case 0: try batch.mutate(StoreA.self) { $0.items.append(tag) }
-        case 1: try batch.mutate(StoreB.self) { $0.items.append(tag) }
-        case 2: try batch.mutate(StoreC.self) { $0.items.append(tag) }
-        default: try batch.mutate(StoreD.self) { $0.items.append(tag) }
-        }
-    }
-
     /// What can be seen now; `outcome` is the last operation's.
     func world(outcome: String, withArchive: Bool) -> World {
         let seen = context.seen.withLock { $0 }
         var world = World()
-        world.states = Self.states(of: dispatcher)
+        world.states = ModelStoreSet.states(of: dispatcher)
         world.observed = seen.observed
+        world.reads = seen.reads
         world.records = journal.records.map(Self.line)
         world.taskLog = seen.taskLog
         world.reports = seen.reports
@@ -140,16 +139,6 @@ final class RealRun {
             }
         }
         return world
-    }
-
-    static func states(of dispatcher: Dispatcher) -> [[Int]] {
-        [
-            (try? dispatcher.store(StoreA.self).state.items) ?? [-1],
-            (try? dispatcher.store(StoreB.self).state.items) ?? [-1],
-            (try? dispatcher.store(StoreC.self).state.items) ?? [-1],
-            (try? dispatcher.store(StoreD.self).state.items) ?? [-1],
-            (try? dispatcher.store(StoreE.self).state.items) ?? [-1],
-        ]
     }
 
     static func line(_ record: JournalRecord) -> String {
@@ -167,7 +156,7 @@ final class RealRun {
         while let suspension = suspensions.popLast() { suspension.release() }
         journal.stop()
         for journal in otherJournals { journal.stop() }
-        for token in tokens { token.cancel() }
+        for (_, token) in tokens.values { token.cancel() }
         ProgramContext.forget(dispatcher)
         try? FileManager.default.removeItem(at: fileURL)
     }

@@ -1,9 +1,11 @@
 /// Everything a program can see of a dispatcher after an operation; the model predicts it whole.
 struct World: Equatable, Sendable {
-    /// The items each store shows, stores in registration order.
-    var states: [[Int]] = [[], [], [], [], []]
+    /// The items each store shows, by index (A 0 … H 7); `[-1]` for a store type not registered.
+    var states: [[Int]] = Array(repeating: [], count: ModelStoreSet.count)
     /// Each change each store's observer heard, in order: `A [1] → [1, 2] by model.op`.
     var observed: [String] = []
+    /// What each `read {}` of a handler or an observer saw, in order.
+    var reads: [String] = []
     /// The journal's records: sequence, action name, cause, changed stores, effects.
     var records: [String] = []
     /// What each gate's task did: began, cancelled, returned, or the error its dispatch threw.
@@ -26,6 +28,7 @@ struct World: Equatable, Sendable {
         compare("outcome", outcome, other.outcome)
         compare("states", states, other.states)
         compare("observed", observed, other.observed)
+        compare("reads", reads, other.reads)
         compare("records", records, other.records)
         compare(
             "taskLog", taskLog.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" },

@@ -6,52 +6,75 @@ extension ReferenceModel {
         let sequence = nextSequence
         var staged = present
         var deferred: [Queued] = []
-        var handled: Set<Int> = []
-        var failure: String?
         let name: String
+        let replay: StepReplay
+        beginTodaysComputation()
         switch action {
         case .op(let command):
             name = "model.op"
-            if let error = handle(command, in: &staged, deferring: &deferred, handled: &handled, step: sequence) {
-                return error
-            }
-        case .batch(let commands, let store, let tag, let aborts):
+            replay = .commands([command], isBatch: false)
+            if let error = handle(command, in: &staged, deferring: &deferred, step: sequence) { return error }
+        case .batch(let items, let aborts):
             name = "Fluxion.batch"
-            for command in commands {
-                if let error = handle(command, in: &staged, deferring: &deferred, handled: &handled, step: sequence) {
-                    return error
+            var commands: [Command] = []
+            var mutates = false
+            for item in items {
+                switch item {
+                case .dispatch(let command):
+                    commands.append(command)
+                    if let error = handle(command, in: &staged, deferring: &deferred, step: sequence) {
+                        return error
+                    }
+                    if let error = passMiddleware(deferring: &deferred, step: sequence) { return error }
+                case .mutate(let store, let edit, let tag):
+                    guard registered.contains(store) else { return "fluxion" }
+                    // NB: a computed store is derived, never set: its mutation is refused before anything is staged.
+                    if Derivation.isComputed(store) {
+                        note(.computedStoreMutated)
+                        return "fluxion"
+                    }
+                    edit.apply(to: &staged[store], value: tag)
+                    mutates = true  // NB: a mutation does not replay: a replay sets the step's recorded states
                 }
-                if let error = passMiddleware(deferring: &deferred, step: sequence) { return error }
+                followTodaysComputation(of: staged)
             }
-            if let store {
-                staged[store].append(tag)
-                handled = []  // NB: a mutation does not replay: a replay sets the step's recorded states
-            }
+            replay = mutates ? .setsStates : .commands(commands, isBatch: true)
             if aborts { return "Aborted" }
+        case .poke(let poke):
+            name = "model.poke"
+            replay = .poke(poke)
+            poke.edit.apply(to: &staged[7], value: poke.tag)
+            if staged[7] == present[7] { note(.inPlaceStateLeftEqual) }
+            if poke.readsOwnState { note(.inPlaceHandlerReadsItsStore) }
         }
-        commit(staged, name: name, cause: cause, handled: handled, deferring: deferred)
+        commit(staged, name: name, cause: cause, replay: replay, deferring: deferred)
         if case .op = action {
             // NB: a middleware's code after `next` runs once the step has committed and its observers heard it.
             var late: [Queued] = []
-            failure = passMiddleware(deferring: &late, step: sequence)
+            let failure = passMiddleware(deferring: &late, step: sequence)
             queue.append(contentsOf: late)
+            return failure
         }
-        return failure
+        return nil
     }
 
-    /// Runs the handlers of every store for `command`, in their order, on the staged states.
+    /// Runs the handlers of every registered store for `command`, in their order, on the staged states.
     private mutating func handle(
-        _ command: Command, in staged: inout [[Int]], deferring deferred: inout [Queued], handled: inout Set<Int>,
-        step: Int
+        _ command: Command, in staged: inout [[Int]], deferring deferred: inout [Queued], step: Int
     ) -> String? {
-        let order = ModelHandler.order(command)
+        let order = ModelHandler.order(command, registered: registered)
         let touched = order.filter(command.touches.contains)
         for store in order {
+            // NB: `waitFor` of a store type not registered throws a `FluxionError` naming it.
+            if store == 0, command.waits, !registered.contains(2) { return "fluxion" }
             if command.throwsIn == store { return "Rejected(\(command.tag))" }
+            if command.readsIn == store {
+                noteTodaysRead(of: staged)
+                read(by: "\(ModelHandler.storeNames[store])'s handler", staged)
+            }
             guard command.touches.contains(store) else { continue }
             // NB: an action that carries its command's error reaches the failure handler, which appends -tag.
-            staged[store].append(command.carriesError ? -command.tag : command.tag)
-            handled.insert(store)
+            command.edit.apply(to: &staged[store], value: command.carriesError ? -command.tag : command.tag)
             if touched.first == store {
                 for follow in command.then {
                     switch follow {
@@ -66,6 +89,13 @@ extension ReferenceModel {
         return nil
     }
 
+    /// What a `read {}` sees: inside a step, its staged states, every computed store derived from them.
+    mutating func read(by reader: String, _ states: [[Int]]) {
+        let derived = Derivation.derive(states, registered: registered)
+        let shown = (0..<ModelStoreSet.count).map { registered.contains($0) ? derived[$0] : [-1] }
+        world.reads.append("\(reader) read \(shown)")
+    }
+
     /// What the program's middleware does after `next` returned for an `op`: its error, if it throws.
     private mutating func passMiddleware(deferring deferred: inout [Queued], step: Int) -> String? {
         guard !middlewareArms.isEmpty else { return nil }
@@ -77,35 +107,37 @@ extension ReferenceModel {
         }
     }
 
-    /// Makes `staged` the present, journals the step, queues what it deferred, and tells each changed
-    /// store's observer, which reacts as armed.
+    /// Derives the computed stores from `staged`, makes it the present, journals the step, queues what it
+    /// deferred, and tells each changed store's observer (in registration order), which reacts as armed.
     private mutating func commit(
-        _ staged: [[Int]], name: String, cause: String, handled: Set<Int>, deferring deferred: [Queued]
+        _ staged: [[Int]], name: String, cause: String, replay: StepReplay, deferring deferred: [Queued]
     ) {
-        var staged = staged
-        // NB: store E is computed from A and B inside the step, before its observers hear it.
-        staged[4] = staged[0] + staged[1]
-        let changed = (0..<5).filter { staged[$0] != present[$0] }
+        // NB: every computed store is derived once, from its sources' staged states, before its observers hear it;
+        // a state left equal (an `Equatable` one) is no change.
+        let staged = Derivation.derive(staged, registered: registered)
+        let changed = registered.filter { staged[$0] != present[$0] }
         let old = present
         present = staged
         world.states = staged
         unsaved.formUnion(changed.filter { $0 < 2 })
         let sequence = nextSequence
         nextSequence += 1
+        let id = steps.count + droppedSteps.count
+        let changes = changed.map {
+            ModelChange(store: $0, generation: generations[$0], old: old[$0], new: staged[$0])
+        }
         steps.append(
-            ModelStep(
-                id: steps.count + droppedSteps.count, sequence: sequence, name: name, cause: cause, changed: changed,
-                states: staged, handled: handled,
-                added: (0..<5).map { Array(staged[$0].dropFirst(old[$0].count)) }))
+            ModelStep(id: id, sequence: sequence, name: name, cause: cause, changes: changes, replay: replay))
+        fileLines.append(.step(id))
         queue.append(contentsOf: deferred)
         for store in changed {
             world.observed.append("\(ModelHandler.storeNames[store]) \(old[store]) → \(staged[store]) by \(name)")
-            if let reaction = takeObserverArm(store) { react(reaction, inStep: sequence) }
+            if let reaction = takeObserverArm(store) { react(reaction, of: store, inStep: sequence) }
         }
     }
 
     /// What an armed observer does, hearing a step's change (`step`) or a time-travel move (`nil`).
-    mutating func react(_ reaction: Reaction, inStep step: Int?) {
+    mutating func react(_ reaction: Reaction, of store: Int, inStep step: Int?) {
         switch reaction {
         case .dispatch(let command):
             // NB: a move is no step of the journal's: what its observers queue names an unrecorded one, and
@@ -114,7 +146,10 @@ extension ReferenceModel {
         case .startTask(let plan):
             queue.append(.start(plan, step: step ?? 0))
         case .stepBack: report("observer stepBack refused")
-        case .cancelTasks(let id): cancel { $0.plan.id == id }
+        case .cancelTasks(let id):
+            if step != nil { note(.observerCancelledTasks) }
+            cancel { $0.plan.id == id }
+        case .read: read(by: "the observer of \(ModelHandler.storeNames[store])", world.states)
         }
     }
 

@@ -3,12 +3,25 @@
 ///
 /// Nothing here is shared with Fluxion's code: it is written from the docs' sentences (the DocC
 /// articles "Working with Effects", "Suspending and Batching", "Recording, Replaying and Time Travel",
-/// "Middleware and Async Work"), and is meant to be read beside them.
+/// "Middleware and Async Work", "Designing Stores"), and is meant to be read beside them.
 struct ReferenceModel {
-    /// What is seen; `world.states` are the states the stores show (the past while travelling).
+    /// What is seen; `world.states` are the states the stores show (the past while travelling), `[-1]` for
+    /// a store type not registered.
     var world = World()
-    /// The states after the newest step: the present, whatever the stores show.
-    var present: [[Int]] = [[], [], [], [], []]
+    /// The states after the newest step, or the last registration: the present, whatever the stores show.
+    var present: [[Int]] = Array(repeating: [], count: ModelStoreSet.count)
+    /// The registered stores, in registration order: a store registered again comes last.
+    var registered = Array(0..<ModelStoreSet.count)
+    /// How many times each store was registered again: a store of a new generation is a new store.
+    var generations = Array(repeating: 0, count: ModelStoreSet.count)
+    /// The last state of each store that was unregistered, by its store and generation.
+    var orphans: [StoreInstance: [Int]] = [:]
+    /// The journal file's lines, in order: the steps (by id) and the resumes.
+    var fileLines: [FileLine] = []
+    /// What the last operation met that an open defect's switch may avoid (see `OpenDefects`).
+    var situations: Set<Situation> = []
+    /// A running step's states as today's code computes its computed stores (see `Situation.swift`).
+    var todaysComputed: [[Int]] = []
     /// The journal's steps in memory, oldest first.
     var steps: [ModelStep] = []
     /// The steps `resumeDiscardingLaterSteps()` dropped: still in the journal's file.
@@ -34,8 +47,6 @@ struct ReferenceModel {
     var archive: [String: [Int]] = [:]
     /// Starts still queued that a cancellation reached: they start cancelled, and never run their work.
     var cancelledBeforeStart: Set<Int> = []
-    /// The states before the oldest step in memory.
-    var baseStates: [[Int]] = [[], [], [], [], []]
 
     var isTravelling: Bool { position != nil }
 
@@ -44,6 +55,7 @@ struct ReferenceModel {
 
     /// Applies `operation`; `world.outcome` says what it returned or threw.
     mutating func apply(_ operation: Operation) {
+        situations = []
         world.outcome = "ok"
         world.archive = nil
         switch operation {
@@ -65,7 +77,14 @@ struct ReferenceModel {
                 world.outcome = "threw travelling"
                 return
             }
-            dispatchNow(.batch(commands, mutating: store, tag: tag, aborts: aborts))
+            let mutation = store.map { [BatchItem.mutate(store: $0, .append, tag: tag)] } ?? []
+            dispatchNow(.batch(commands.map(BatchItem.dispatch) + mutation, aborts: aborts))
+        case .batchOf(let items, let aborts):
+            if isTravelling {
+                world.outcome = "threw travelling"
+                return
+            }
+            dispatchNow(.batch(items, aborts: aborts))
         case .batchSteppingBack(let command):
             // NB: a move inside a batch is refused with an error; the closure that catches it goes on.
             if isTravelling {
@@ -73,7 +92,7 @@ struct ReferenceModel {
                 return
             }
             report("batch stepBack refused")
-            dispatchNow(.batch([command], mutating: nil, tag: 0, aborts: false))
+            dispatchNow(.batch([.dispatch(command)], aborts: false))
         case .startTask(let plan): start(plan, as: .outside)
         case .proceed(let gate): proceed(gate)
         case .cancelTasks(let id): cancel { $0.plan.id == id }
@@ -82,6 +101,7 @@ struct ReferenceModel {
         case .release: release()
         case .stepBack: stepBack()
         case .stepForward: stepForward()
+        case .travel(let step): travel(to: step)
         case .returnToPresent: if isTravelling { move(to: newest) }
         case .resumeDiscardingLaterSteps: resume()
         case .armObserver(let store, let reaction): observerArms[store, default: []].append(reaction)
@@ -90,6 +110,14 @@ struct ReferenceModel {
         case .attachSecondJournal: world.outcome = "threw refused"
         // NB: one live dispatcher at a time persists to a storage ("Persisting State").
         case .openSecondDispatcher: world.outcome = "threw locationInUse"
+        case .poke(let poke):
+            if isTravelling {
+                world.outcome = "threw travelling"
+                return
+            }
+            dispatchNow(.poke(poke))
+        case .unregister(let store): unregister(store)
+        case .register(let store): register(store)
         }
         wakeDrainers()
         world.running = tasks.values.filter { !$0.isChild && $0.phase != .ended }.count
@@ -126,57 +154,6 @@ struct ReferenceModel {
     mutating func report(_ line: String) {
         world.reports.append(line)
     }
-
-    /// What the replays of the journal at the end of the program should say (see `RealRun.replayOutcome`).
-    ///
-    /// A replay matches when no replayed step ran the diverging handler, and none changed store 3, whose
-    /// state is not `Codable`, so cannot be compared. The file replays the steps a resume dropped too. The
-    /// replay ends with the present's states, but for store 3, which no recorded state sets: it holds
-    /// what the handlers of the steps that replay (all but a batch with a mutation; a step whose action
-    /// carries an error of a type registered for replay, as `ModelFailure` is, replays with it, so its
-    /// handlers append `-tag` again) appended to it.
-    func replayOutcome(divergence: Int?) -> [String] {
-        let file = (steps + droppedSteps).sorted { $0.id < $1.id }
-        return [("memory", steps), ("file", file)].map { source, steps in
-            let matches =
-                !steps.contains { $0.changed.contains(3) }
-                && (divergence.map { store in !steps.contains { $0.handled.contains(store) } } ?? true)
-            var states = present
-            states[3] = steps.filter { $0.handled.contains(3) }.flatMap { $0.added[3] }
-            let unfinished = steps.flatMap(\.effects).filter { $0.outcome == nil }.count
-            return "\(source): matched \(matches), states \(divergence == nil ? "\(states)" : "-"), "
-                + "unfinished \(unfinished), started 0"
-        }
-    }
-}
-
-/// A step of the model's journal.
-struct ModelStep {
-    /// Unique in a program: a sequence number comes back after `resumeDiscardingLaterSteps()`.
-    var id: Int
-    var sequence: Int
-    var name: String
-    var cause: String
-    var changed: [Int]
-    var effects: [(name: String, outcome: String?)] = []
-    /// The states after it.
-    var states: [[Int]]
-    /// The stores whose handler appended to their state in it.
-    var handled: Set<Int>
-    /// What it appended to each store's state.
-    var added: [[Int]]
-
-    var text: String {
-        RecordText.line(
-            sequence: sequence, name: name, cause: cause, stores: changed.map { ModelHandler.storeNames[$0] },
-            effects: effects.map { "\($0.name): \($0.outcome ?? "running")" })
-    }
-}
-
-/// What the model runs as one step.
-enum StepAction {
-    case op(Command)
-    case batch([Command], mutating: Int?, tag: Int, aborts: Bool)
 }
 
 /// An action waiting for a suspension's release.

@@ -22,6 +22,8 @@ extension Operation {
             .armObserver(_, .dispatch(let command)):
             Self.collect(command, into: &commands, &plans)
         case .batch(let batch, _, _, _): for command in batch { Self.collect(command, into: &commands, &plans) }
+        case .batchOf(let items, _):
+            for case .dispatch(let command) in items { Self.collect(command, into: &commands, &plans) }
         case .startTask(let plan), .armObserver(_, .startTask(let plan)), .armMiddleware(.startTask(let plan)):
             Self.collect(plan, into: &commands, &plans)
         default: break
@@ -46,7 +48,8 @@ extension Operation {
     }
 
     var isMove: Bool {
-        [.stepBack, .stepForward, .returnToPresent].contains(self)
+        if case .travel = self { return true }
+        return [.stepBack, .stepForward, .returnToPresent].contains(self)
     }
 
     var isBatchSteppingBack: Bool {

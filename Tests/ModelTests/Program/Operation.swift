@@ -7,6 +7,8 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
     /// A batch of these commands, then (if given) an inline mutation appending `mutationTag` to a store,
     /// then (if `aborts`) a throw from the closure.
     case batch([Command], mutating: Int? = nil, mutationTag: Int = 0, aborts: Bool = false)
+    /// A batch of these dispatches and inline mutations, in order, then (if `aborts`) a throw from the closure.
+    case batchOf([BatchItem], aborts: Bool = false)
     /// A batch whose closure calls `journal.stepBack()` (refused), then dispatches `command`.
     case batchSteppingBack(Command)
     /// `dispatchTask` from outside any action.
@@ -21,6 +23,8 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
     case release
     case stepBack
     case stepForward
+    /// `journal.travel(to: step)`: a move over any number of steps at once.
+    case travel(to: Int)
     case returnToPresent
     case resumeDiscardingLaterSteps
     /// The next change a store's observer hears, it reacts so (once).
@@ -33,6 +37,13 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
     case attachSecondJournal
     /// A second dispatcher registers store A on the program's storage, which the program's dispatcher owns.
     case openSecondDispatcher
+    /// `dispatch(.poke, payload:)` from outside any action: store H's handler, which cannot throw, changes its
+    /// state in place.
+    case poke(Poke)
+    /// `unregister` of store 2...6 (a store with handlers, or a computed one).
+    case unregister(store: Int)
+    /// `register` of store 2...6 again (its store is made at once, and observed).
+    case register(store: Int)
 
     var description: String {
         switch self {
@@ -42,6 +53,8 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
             ".batch([\(commands.map(\.description).joined(separator: ", "))]"
                 + (store.map { ", mutating: \($0), mutationTag: \(tag)" } ?? "")
                 + (aborts ? ", aborts: true" : "") + ")"
+        case .batchOf(let items, let aborts):
+            ".batchOf([\(items.map(\.description).joined(separator: ", "))]" + (aborts ? ", aborts: true" : "") + ")"
         case .batchSteppingBack(let command): ".batchSteppingBack(\(command))"
         case .startTask(let plan): ".startTask(\(plan))"
         case .proceed(let gate): ".proceed(gate: \(gate))"
@@ -51,6 +64,7 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
         case .release: ".release"
         case .stepBack: ".stepBack"
         case .stepForward: ".stepForward"
+        case .travel(let step): ".travel(to: \(step))"
         case .returnToPresent: ".returnToPresent"
         case .resumeDiscardingLaterSteps: ".resumeDiscardingLaterSteps"
         case .armObserver(let store, let reaction): ".armObserver(store: \(store), \(reaction))"
@@ -58,6 +72,9 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
         case .flush: ".flush"
         case .attachSecondJournal: ".attachSecondJournal"
         case .openSecondDispatcher: ".openSecondDispatcher"
+        case .poke(let poke): ".poke(\(poke))"
+        case .unregister(let store): ".unregister(store: \(store))"
+        case .register(let store): ".register(store: \(store))"
         }
     }
 }
@@ -68,6 +85,8 @@ enum Reaction: Sendable, Equatable, CustomStringConvertible {
     case startTask(TaskPlan)
     case stepBack
     case cancelTasks(id: String)
+    /// `dispatcher.read {}`, noting every store's state it reads.
+    case read
 
     var startsTask: Bool {
         if case .startTask = self { true } else { false }
@@ -83,6 +102,7 @@ enum Reaction: Sendable, Equatable, CustomStringConvertible {
         case .startTask(let plan): ".startTask(\(plan))"
         case .stepBack: ".stepBack"
         case .cancelTasks(let id): ".cancelTasks(id: \"\(id)\")"
+        case .read: ".read"
         }
     }
 }

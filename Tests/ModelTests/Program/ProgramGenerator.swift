@@ -3,9 +3,9 @@
 struct ProgramGenerator {
     var random: SplitMix64
     var avoiding: OpenDefects
-    private var model = ReferenceModel()
+    private(set) var model = ReferenceModel()
     private var nextTag = 1
-    private var nextMutationTag = 800
+    var nextMutationTag = 800
     private var nextGate = 1
     private var armed = 0
     /// Whether a task of the program awaits the drain (two would wait for each other).
@@ -19,17 +19,27 @@ struct ProgramGenerator {
     /// A program of up to `length` operations, and the store (if any) whose handler its replay changes.
     mutating func program(length: Int) -> Program {
         var operations: [Operation] = []
+        // NB: now and then a computed store is unregistered before any step, to be registered after its sources'
+        // first steps (travelling back, it has no step of its own to show).
+        if random.below(4) == 0 {
+            var operation = Operation.unregister(store: 4 + random.below(3))
+            if avoiding.excludes(operation, after: model) { operation = .unregister(store: 6) }
+            model.apply(operation)
+            operations.append(operation)
+        }
         for _ in 0..<length {
             let operation = next()
             model.apply(operation)
             operations.append(operation)
         }
         let divergence = random.below(5) == 0 ? random.below(storeCount) : nil
-        return Program(operations: operations, divergence: divergence)
+        var program = Program(operations: operations, divergence: divergence)
+        program.replays = !avoiding.skipsReplay(of: program)
+        return program
     }
 
     /// The stores programs touch: all four, the one whose state is not `Codable` (store 3) too.
-    private let storeCount = 4
+    let storeCount = 4
 
     /// An operation the model can take now, and that no switch of `avoiding` excludes.
     private mutating func next() -> Operation {
@@ -44,7 +54,7 @@ struct ProgramGenerator {
         let lingering = model.tasks.filter { $0.value.phase == .lingering }.keys.sorted().map { -$0 }
         let gates = parked + lingering
         while true {
-            switch random.below(100) {
+            switch random.below(116) {
             case 0..<22: return .dispatch(command(depth: 2))
             case 22..<32:
                 var plan = plan(depth: 1, needsID: false)
@@ -72,24 +82,26 @@ struct ProgramGenerator {
                 return .batchSteppingBack(command(depth: 0))
             case 86..<92 where armed < 6:
                 armed += 1
-                // NB: store E, computed from A and B, has an observer too.
-                return .armObserver(store: random.below(storeCount + 1), reaction())
+                // NB: the computed stores E, F and G have observers too.
+                return .armObserver(store: random.below(ModelStoreSet.count), reaction())
             case 92..<95 where armed < 6:
                 armed += 1
                 return random.below(2) == 0
                     ? .armMiddleware(.throwAfterNext) : .armMiddleware(.startTask(plan(depth: 0, needsID: true)))
             case 95..<99: return .flush
             case 99: return random.below(2) == 0 ? .attachSecondJournal : .openSecondDispatcher
+            case 100..<116: if let operation = storeSetCandidate(random.below(16)) { return operation }
             default: continue
             }
         }
     }
 
     private mutating func reaction() -> Reaction {
-        switch random.below(8) {
+        switch random.below(9) {
         case 0..<3: .dispatch(command(depth: 0))
         case 3..<5: .startTask(plan(depth: 0, needsID: true))
         case 5: .stepBack
+        case 6: .read
         default: .cancelTasks(id: ["a", "b", "c"][random.below(3)])
         }
     }
@@ -107,6 +119,8 @@ struct ProgramGenerator {
         }
         command.reusesEffects = random.below(20) == 0
         command.carriesError = random.below(8) == 0
+        command.edit = edit()
+        if random.below(8) == 0 { command.readsIn = random.below(storeCount) }
         return command
     }
 

@@ -68,11 +68,13 @@ enum Shrinker {
                         return Operation.batch(commands, mutating: store, mutationTag: tag, aborts: aborts)
                     }
                 }
+        case .batchOf(let items, let aborts): simpler(items, aborts: aborts)
+        case .poke(let poke): simpler(poke)
         default: []
         }
     }
 
-    private static func simpler(_ command: Command) -> [Command] {
+    static func simpler(_ command: Command) -> [Command] {
         var results: [Command] = []
         for index in command.then.indices {
             var fewer = command
@@ -92,6 +94,8 @@ enum Shrinker {
             results.append(fewer)
         }
         if command.waits { results.append(with(command) { $0.waits = false }) }
+        if command.edit != .append { results.append(with(command) { $0.edit = .append }) }
+        if command.readsIn != nil { results.append(with(command) { $0.readsIn = nil }) }
         if command.reusesEffects { results.append(with(command) { $0.reusesEffects = false }) }
         if command.carriesError { results.append(with(command) { $0.carriesError = false }) }
         return results

@@ -7,8 +7,13 @@ import Fluxion
 struct Command: Codable, Sendable, Equatable, CustomStringConvertible {
     /// The value each touched store appends; unique within a program.
     var tag: Int
-    /// The stores (0...3) whose handler appends `tag`.
+    /// The stores (0...3) whose handler appends `tag` (or edits its state as `edit` says).
     var touches: [Int]
+    /// What each touched store's handler does: append `tag` (the default), remove its last item, or clear it.
+    var edit = Edit.append
+    /// The store (0...3) whose handler, before its change, calls `dispatcher.read {}` and notes every store's
+    /// state it reads there, if any.
+    var readsIn: Int? = nil
     /// The store whose handler throws, if any: the whole action rolls back.
     var throwsIn: Int? = nil
     /// Whether store 0's handler waits for store 2's first.
@@ -27,6 +32,8 @@ struct Command: Codable, Sendable, Equatable, CustomStringConvertible {
 
     var description: String {
         var parts = ["tag: \(tag)", "touches: \(touches)"]
+        if edit != .append { parts.append("edit: \(edit)") }
+        if let readsIn { parts.append("readsIn: \(readsIn)") }
         if let throwsIn { parts.append("throwsIn: \(throwsIn)") }
         if waits { parts.append("waits: true") }
         if !then.isEmpty { parts.append("then: [\(then.map(\.description).joined(separator: ", "))]") }

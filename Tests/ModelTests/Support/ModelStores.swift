@@ -47,40 +47,48 @@ final class StoreD: Store<OpaqueItems>, DefaultInitializable, @unchecked Sendabl
     }
 }
 
-/// Computed from stores A and B: their items, A's first. It has no handler: the dispatcher computes it
-/// inside every step that changes A or B.
+/// Computed from stores A and B: their items, A's first (`Derivation.e`). It has no handler: the dispatcher
+/// computes it inside every step that changes A or B. F and G, computed too, are in `ComputedModelStores.swift`.
 final class StoreE: Store<Items>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
     /// Registers it on `dispatcher`, computed from A and B.
     static func register(on dispatcher: Dispatcher) throws {
         try dispatcher.register(StoreE.self, computedFrom: StoreA.self, StoreB.self) { a, b in
-            Items(items: a.items + b.items)
+            Items(items: Derivation.e(a.items, b.items))
         }
     }
 }
 
 /// The one handler of every model store, told which store it runs for.
 enum ModelHandler {
-    static let storeNames = ["StoreA", "StoreB", "StoreC", "StoreD", "StoreE"]
+    static let storeNames = ["StoreA", "StoreB", "StoreC", "StoreD", "StoreE", "StoreF", "StoreG", "StoreH"]
 
-    /// The order the stores' handlers run in for `command`: registration order, but for store 0
-    /// waiting for store 2 first.
-    static func order(_ command: Command) -> [Int] {
-        command.waits ? [2, 0, 1, 3] : [0, 1, 2, 3]
+    /// The order the stores' handlers run in for `command`, given the stores in registration order (a store
+    /// registered again comes last): registration order, but for store 0 waiting for store 2 first.
+    static func order(_ command: Command, registered: [Int] = Array(0..<ModelStoreSet.count)) -> [Int] {
+        var order = registered.filter { $0 < 4 }
+        if command.waits, let c = order.firstIndex(of: 2), let a = order.firstIndex(of: 0), c > a {
+            order.remove(at: c)
+            order.insert(2, at: a)
+        }
+        return order
     }
 
     /// Appends the command's tag (`-tag` when the action carries the command's ``ModelFailure``: the
-    /// failure handler), and does what the command says.
+    /// failure handler), or edits the state as the command says, and does what the command says.
     static func handle<S: AnyObject>(
         _ index: Int, store: S, state: inout [Int], _ command: Command, _ error: (any Error)?, _ effects: Effects
     ) throws where S: StoreWaiting {
         if index == 0, command.waits { try store.waitForStoreC() }
         if command.throwsIn == index { throw Rejected(tag: command.tag) }
-        guard command.touches.contains(index), let dispatcher = store.dispatcher,
-            let context = ProgramContext.of(dispatcher)
-        else { return }
+        guard let dispatcher = store.dispatcher, let context = ProgramContext.of(dispatcher) else { return }
+        if command.readsIn == index {
+            let states = dispatcher.read { ModelStoreSet.states(of: dispatcher) }
+            context.noteRead(by: "\(storeNames[index])'s handler", states)
+        }
+        guard command.touches.contains(index) else { return }
         let value = (error as? ModelFailure)?.tag == command.tag ? -command.tag : command.tag
-        state.append(context.divergence == index ? value + 1_000 : value)
-        let touched = order(command).filter(command.touches.contains)
+        command.edit.apply(to: &state, value: context.divergence == index ? value + 1_000 : value)
+        let touched = order(command, registered: context.registered).filter(command.touches.contains)
         if touched.first == index {
             context.keepEffects(effects)
             for follow in command.then {
