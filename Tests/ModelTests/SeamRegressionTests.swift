@@ -200,7 +200,7 @@ import Testing
     }
 
     // NB: `aReplaySetsTheStatesOfAStepThatCannotReplay` is a known issue of issue 42 until its fix lands (with F,
-    // computed from D, its program meets one): `ComputedStoreKnownIssueTests.aReplaySetsTheStatesOf…`.
+    // computed from D, its program meets one): `ComputedStoreRegressionTests.aReplaySetsTheStatesOf…`.
 
     /// A task's dispatch that waited for a suspension, released while the past is shown, is held before
     /// the dispatches held since, made after it. (Found by the threaded mode: a task's dispatches were

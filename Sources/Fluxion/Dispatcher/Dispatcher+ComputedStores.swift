@@ -309,9 +309,12 @@ final class ComputedSources: @unchecked Sendable {  // its `var`s: only the thre
         found[index].operations.hasStagedChange(found[index].store)
     }
 
-    /// Whether the running step staged a change of any source; after ``find(in:)``.
-    var hasStagedChange: Bool {
-        found.indices.contains { hasStagedChange(at: $0) }
+    /// Whether, for a reader inside the running step, a source has changed: it has a staged change, or it is
+    /// computed from sources that have (computed stores are staged only in the derive stage); after ``find(in:)``.
+    var hasChangeForReaders: Bool {
+        found.indices.contains { index in
+            hasStagedChange(at: index) || (found[index].store as? any StoreRuntime)?.derivesFromChanges == true
+        }
     }
 
     /// The state of the source at `index`, whose state type is `Value`, as ``Store/state`` reads it; after

@@ -13,6 +13,10 @@ protocol StoreRuntime: AnyObject, Sendable {
     /// `Equatable`, is none); the turn holder asks.
     var hasStagedChange: Bool { get }
 
+    /// Whether the store is computed from sources that a reader inside the running step sees changed; the
+    /// turn holder asks.
+    var derivesFromChanges: Bool { get }
+
     /// Whether the store's handler runs stage their changes now; the turn holder asks.
     var isStagingChanges: Bool { get }
 }

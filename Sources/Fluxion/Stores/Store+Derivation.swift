@@ -19,10 +19,15 @@ extension Store {
         let derives = link._withUnsafeGuaranteedRef { link in
             link.dispatcher._withUnsafeGuaranteedRef { $0.derivesForReaders }
         }
-        guard derives, derivation.sources.hasStagedChange else { return nil }
+        guard derives, derivation.sources.hasChangeForReaders else { return nil }
         // NB: a `compute` that throws throws in the derive stage too, and rolls the step back there.
         return try? derivation.derive()
     }
+}
+
+extension Store {
+    /// Whether the store is computed from sources that a reader inside the running step sees changed.
+    var derivesFromChanges: Bool { derivation?.sources.hasChangeForReaders ?? false }
 }
 
 /// How a computed store derives its state: its sources, and its computation over their states as the calling

@@ -145,7 +145,18 @@ final class RealRun {
         RecordText.line(
             sequence: record.sequence, name: record.name, cause: "\(record.cause)",
             stores: record.changes.map(\.store),
-            effects: record.effects.map { "\($0.name): \($0.outcome.map { "\($0)" } ?? "running")" })
+            effects: record.effects.map { "\($0.name): \($0.outcome.map(describe) ?? "running")" })
+    }
+
+    /// How an effect's outcome reads in the logs: a Fluxion error by its kind (as `ProgramContext.describe`
+    /// gives it), not its wording.
+    private static func describe(_ outcome: JournalRecord.Effect.Outcome) -> String {
+        if case .failed(let message) = outcome, message.hasPrefix("Store "),
+            message.contains("is not registered with this dispatcher")
+        {
+            return "failed: fluxion"
+        }
+        return "\(outcome)"
     }
 
     /// Ends the program: cancels its tasks and gates, releases its suspensions, stops the journal.

@@ -2,110 +2,92 @@ import Foundation
 import Testing
 
 /// The programs the model shrank for each defect of issue 42 it found on the code of 2026-12-01 (and three it
-/// found beside them), each in `withKnownIssue` while its switch of `OpenDefects` is on. When a fix lands,
-/// delete the switch and unwrap its test here: the test is then the fix's regression test.
-@Suite struct ComputedStoreKnownIssueTests {
+/// found beside them): the regression tests of the derive stage. The two still open are in `withKnownIssue`
+/// while their switches of `OpenDefects` are on: when a fix lands, delete the switch and unwrap its test.
+@Suite struct ComputedStoreRegressionTests {
     /// `batch { add 1; add -1 }`: the source ends where it was; its computed stores keep the state computed in
     /// the middle, and their observers hear a change. Switch: `batchBringsSourceBack`.
     @Test func aBatchThatBringsASourceBackLeavesItsComputedStoresInStep() async {
-        await withKnownIssue {
-            await expectModelHolds(
-                Program(operations: [
-                    .batchOf([
-                        .dispatch(Command(tag: 12, touches: [0])),
-                        .dispatch(Command(tag: 14, touches: [0], edit: .removeLast)),
-                    ])
-                ]))
-        }
+        await expectModelHolds(
+            Program(operations: [
+                .batchOf([
+                    .dispatch(Command(tag: 12, touches: [0])),
+                    .dispatch(Command(tag: 14, touches: [0], edit: .removeLast)),
+                ])
+            ]))
     }
 
     /// The same through inline mutations. Switch: `batchBringsSourceBack`.
     @Test func inlineMutationsThatBringASourceBackLeaveItsComputedStoresInStep() async {
-        await withKnownIssue {
-            await expectModelHolds(
-                Program(operations: [
-                    .batchOf([.mutate(store: 3, .append, tag: 800), .mutate(store: 3, .removeLast, tag: 801)])
-                ]))
-        }
+        await expectModelHolds(
+            Program(operations: [
+                .batchOf([.mutate(store: 3, .append, tag: 800), .mutate(store: 3, .removeLast, tag: 801)])
+            ]))
     }
 
     /// `batch.mutate` of a computed store is a `FluxionError` before anything is staged; today it is accepted,
     /// journaled, and sets the computed store apart from its sources. Switch: `computedStoreMutated`.
     @Test func aBatchsMutationOfAComputedStoreIsRefused() async {
-        await withKnownIssue {
-            await expectModelHolds(
-                Program(operations: [
-                    .batchOf([.dispatch(Command(tag: 1, touches: [0])), .mutate(store: 6, .append, tag: 800)])
-                ]))
-        }
+        await expectModelHolds(
+            Program(operations: [
+                .batchOf([.dispatch(Command(tag: 1, touches: [0])), .mutate(store: 6, .append, tag: 800)])
+            ]))
     }
 
     /// Unregistering a source unregisters the computed stores that follow it, G (computed from F) too; today
     /// they stay registered with the old source's state. Switch: `sourceUnregistered`.
     @Test func unregisteringASourceUnregistersItsComputedStores() async {
-        await withKnownIssue {
-            await expectModelHolds(Program(operations: [.unregister(store: 5)]))
-        }
+        await expectModelHolds(Program(operations: [.unregister(store: 5)]))
     }
 
     /// Registered again, the source starts from its first state and the computed store, registered again,
     /// is computed from it; today F keeps the old C's items (the program parts from the model at the
     /// unregistering already: F stays registered). Switch: `sourceUnregistered`.
     @Test func aSourceRegisteredAgainStartsAfreshAndItsComputedStoreFollowsIt() async {
-        await withKnownIssue {
-            await expectModelHolds(
-                Program(operations: [
-                    .dispatch(Command(tag: 1, touches: [2])),
-                    .unregister(store: 2),
-                    .register(store: 2),
-                    .register(store: 5),
-                    .dispatch(Command(tag: 2, touches: [1])),
-                ]))
-        }
+        await expectModelHolds(
+            Program(operations: [
+                .dispatch(Command(tag: 1, touches: [2])),
+                .unregister(store: 2),
+                .register(store: 2),
+                .register(store: 5),
+                .dispatch(Command(tag: 2, touches: [1])),
+            ]))
     }
 
     /// After its source is unregistered, an action the other stores handle goes on; today it throws
     /// `storeNotRegistered` and B rolls back (the program parts from the model at the unregistering already).
     /// Switch: `sourceUnregistered`.
     @Test func unregisteringASourceBreaksNoActionOfTheOtherStores() async {
-        await withKnownIssue {
-            await expectModelHolds(
-                Program(operations: [.unregister(store: 2), .dispatch(Command(tag: 1, touches: [1]))]))
-        }
+        await expectModelHolds(
+            Program(operations: [.unregister(store: 2), .dispatch(Command(tag: 1, touches: [1]))]))
     }
 
     /// `read {}` inside a handler sees the staged states, every computed store derived from them; today B's
     /// handler reads A's new items beside E's and F's old ones. Switch: `readSeesStaleComputed`.
     @Test func aReadInsideAHandlerSeesComputedStoresInStepWithTheirSources() async {
-        await withKnownIssue {
-            await expectModelHolds(Program(operations: [.dispatch(Command(tag: 1, touches: [0], readsIn: 1))]))
-        }
+        await expectModelHolds(Program(operations: [.dispatch(Command(tag: 1, touches: [0], readsIn: 1))]))
     }
 
     /// The same inside a batch, the read in a later store's handler of the batch's first action. Switch:
     /// `readSeesStaleComputed`.
     @Test func aReadInsideAHandlerOfABatchSeesComputedStoresInStep() async {
-        await withKnownIssue {
-            await expectModelHolds(
-                Program(operations: [
-                    .batch([Command(tag: 1, touches: [0], readsIn: 2), Command(tag: 2, touches: [])])
-                ]))
-        }
+        await expectModelHolds(
+            Program(operations: [
+                .batch([Command(tag: 1, touches: [0], readsIn: 2), Command(tag: 2, touches: [])])
+            ]))
     }
 
     /// G, registered after its sources' first step, travelled back before it: derived from its sources
     /// (nothing), not set to its journaled state ([2]). Switch: `travelSetsComputedStore`.
     @Test func aTravelDerivesAComputedStoreRegisteredAfterItsSourcesFirstSteps() async {
-        await withKnownIssue {
-            await expectModelHolds(
-                Program(operations: [
-                    .unregister(store: 6),
-                    .dispatch(Command(tag: 2, touches: [2])),
-                    .register(store: 6),
-                    .dispatch(Command(tag: 14, touches: [1])),
-                    .travel(to: 0),
-                ]))
-        }
+        await expectModelHolds(
+            Program(operations: [
+                .unregister(store: 6),
+                .dispatch(Command(tag: 2, touches: [2])),
+                .register(store: 6),
+                .dispatch(Command(tag: 14, touches: [1])),
+                .travel(to: 0),
+            ]))
     }
 
     /// A move over a step that changed G, unregistered since: it moves the registered stores; today it
@@ -129,33 +111,27 @@ import Testing
     /// (tag 4, A's mutation 800): with F, computed from D, its program meets this defect too. When the fix
     /// lands, unwrapped, it is the regression test of both.
     @Test func aReplaySetsTheStatesOfAStepThatCannotReplayAndDerivesTheComputedOnes() async {
-        await withKnownIssue {
-            await expectModelHolds(
-                Program(
-                    operations: [.batch([Command(tag: 4, touches: [3])], mutating: 0, mutationTag: 800)],
-                    factoryStartsTask: false))
-        }
+        await expectModelHolds(
+            Program(
+                operations: [.batch([Command(tag: 4, touches: [3])], mutating: 0, mutationTag: 800)],
+                factoryStartsTask: false))
     }
 
     /// A handler that changes its state in place and leaves it equal changes nothing: its journal line lists
     /// no store; today it lists H. Switch: `inPlaceStateLeftEqual`.
     @Test func aJournalLineOfAnActionThatLeftAStateEqualInPlaceListsNoStore() async {
-        await withKnownIssue {
-            await expectModelHolds(Program(operations: [.poke(Poke(tag: 800, edit: .clear))]))
-        }
+        await expectModelHolds(Program(operations: [.poke(Poke(tag: 800, edit: .clear))]))
     }
 
     /// A handler that changes its state in place and reads its own store's `state` goes on (the read returns
     /// the staged or current state); today the process stops on a `precondition`, so the program runs in an
     /// exit test. Switch: `inPlaceHandlerReadsItsStore`.
     @Test func aHandlerChangingItsStateInPlaceReadsItsOwnStoreWithoutATrap() async {
-        await withKnownIssue {
-            await #expect(processExitsWith: .success) {
-                let program = Program(operations: [.poke(Poke(tag: 800, edit: .append, readsOwnState: true))])
-                if let failure = await ModelCheck.check(program) {
-                    print("\(failure)")
-                    exit(1)
-                }
+        await #expect(processExitsWith: .success) {
+            let program = Program(operations: [.poke(Poke(tag: 800, edit: .append, readsOwnState: true))])
+            if let failure = await ModelCheck.check(program) {
+                print("\(failure)")
+                exit(1)
             }
         }
     }
