@@ -16,7 +16,7 @@ final class UnreadCopyStore: Store<Int>, DefaultInitializable, @unchecked Sendab
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ComputedStoreThreadTests {
+@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct ComputedStoreThreadTests {
     @Test func aStoreThatWaitsForTheComputedStoreSeesItComputedFromEverySource() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(FeedStore.self)

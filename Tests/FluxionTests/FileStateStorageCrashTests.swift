@@ -19,9 +19,12 @@ private struct CrashArchive: Decodable {
     let state: State
 }
 
-@Suite(.timeLimit(.minutes(2))) struct FileStateStorageCrashTests {
+@Suite(.timeLimit(.minutes(2)), .onThreadsOfItsOwn) struct FileStateStorageCrashTests {
     static let kills = 200
     static let itemCount = 20_000
+    /// Where the kills run: a serial queue has threads of its own (`DispatchQueue.global()` shares Swift's
+    /// global executor's on Linux, so a kill there waited for the tests running on them).
+    static let killer = DispatchQueue(label: "FileStateStorageCrashTests.killer")
 
     /// Runs `FluxionCrashWriter`, which saves a ~100 KB state in a loop through
     /// ``FileStateStorage``, and kills it with SIGKILL at a random moment,
@@ -74,7 +77,7 @@ private struct CrashArchive: Decodable {
             }
             let pid = process.processIdentifier
             let crashMoment = DispatchTime.now() + .microseconds(Int.random(in: 0..<25_000, using: &random))
-            DispatchQueue.global().asyncAfter(deadline: crashMoment) { kill(pid, SIGKILL) }
+            Self.killer.asyncAfter(deadline: crashMoment) { kill(pid, SIGKILL) }
             await running.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal, context)
             kills += 1
@@ -117,15 +120,15 @@ private struct CrashArchive: Decodable {
     }
 }
 
-/// The writer process, waited for on a Dispatch thread: blocking there leaves the cooperative pool
-/// (two threads here) to the tests that run meanwhile.
+/// The writer process, waited for on a thread of its own: blocking there leaves Swift's global executor to the
+/// tests that run meanwhile. (Not on `DispatchQueue.global()`: on Linux its threads are the global executor's.)
 private struct RunningWriter: @unchecked Sendable {  // NB: `process` and `output` are used by one thread at a time
     let process: Process
     let output: FileHandle
 
     /// Reads one line of the output, or what came before its end.
     func readLine() async -> String {
-        await offThePool {
+        await onNewThread {
             var line = Data()
             while true {
                 let chunk = output.availableData
@@ -138,13 +141,7 @@ private struct RunningWriter: @unchecked Sendable {  // NB: `process` and `outpu
     }
 
     func waitUntilExit() async {
-        await offThePool { process.waitUntilExit() }
-    }
-
-    private func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: body()) }
-        }
+        await onNewThread { process.waitUntilExit() }
     }
 }
 
