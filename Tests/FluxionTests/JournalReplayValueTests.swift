@@ -5,7 +5,8 @@ import Testing
 
 /// Replay compares values, not text: a set's elements, and a dictionary's entries, may be written in any
 /// order (each process, and each collection, hashes with its own seed), and still match.
-@Suite(.timeLimit(.minutes(1))) struct JournalReplayValueTests {
+// NB: the time limit is a hang guard: with three CPU-bound processes beside the suite, a test here took a minute.
+@Suite(.timeLimit(.minutes(10))) struct JournalReplayValueTests {
     /// The names a session enrolls.
     private static let names = ["Ada", "Grace", "Alan", "Barbara", "Edsger", "Anita"]
 
