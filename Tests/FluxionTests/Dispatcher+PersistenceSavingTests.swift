@@ -2,7 +2,7 @@ import Fluxion
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DispatcherPersistenceSavingTests: NotesPersistenceFixture {
+@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherPersistenceSavingTests: NotesPersistenceFixture {
     let scheduler = ManualScheduler()
     let storage = ScriptedStorage()
     let errors = Recorder<PersistenceError>()
@@ -92,6 +92,20 @@ import Testing
 
         #expect(storage.saves.count == 1)
         #expect(try unarchive(NotesState.self, from: storage.saves[0]).state.notes == ["later"])
+    }
+
+    /// On Linux, Dispatch's global queues run on the threads Swift runs every task on, named after their queue:
+    /// an async flush wrote there, blocking one of them for the whole write and any write under way (issue 44).
+    @Test(.enabled(if: globalQueuesAreTheGlobalExecutors, "Dispatch's global queues are apart here"))
+    func asyncFlushWritesOffTheGlobalExecutorsThreads() async throws {
+        let dispatcher = try dispatcher()
+        try dispatcher.dispatch(.addNote, payload: "later")
+        let taskThread = await Task(priority: .userInitiated) { currentThreadName() }.value
+
+        await dispatcher.waitUntilFlushed()
+
+        let writeThread = try #require(storage.saveThreads.first)
+        #expect(writeThread != taskThread, "the write ran on \(writeThread), a thread of the global executor")
     }
 
     @Test func aChangeDuringAWriteIsSavedAfterIt() throws {

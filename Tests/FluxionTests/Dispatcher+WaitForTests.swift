@@ -144,7 +144,7 @@ final class WaitAcrossThreadsStore: Store<Int>, DefaultInitializable, @unchecked
     }
 }
 
-@Suite struct DispatcherWaitForTests {
+@Suite(.onThreadsOfItsOwn) struct DispatcherWaitForTests {
     private func register(
         _ dispatcher: Dispatcher,
         _ types: [Any.Type],

@@ -61,7 +61,7 @@ private final class CuriousStore: Store<[Int]>, DefaultInitializable, @unchecked
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct HandlerTableMethodBindingTests {
+@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct HandlerTableMethodBindingTests {
     @Test func aMethodHandlerIsBoundToItsStoreOnceNotAtEveryDispatch() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(LedgerStore.self)
@@ -100,7 +100,7 @@ private final class CuriousStore: Store<[Int]>, DefaultInitializable, @unchecked
             finished.signal()
         }
 
-        try #require(finished.wait(timeout: .now() + 30) == .success)
+        try #require(finished.wait(timeout: .now() + hangGuard) == .success, "hung: the dispatch deadlocked")
         #expect(try dispatcher.store(CuriousStore.self).state == [2])
     }
 }

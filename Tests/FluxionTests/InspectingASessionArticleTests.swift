@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The trace code of "Inspecting a Session", run; its viewer code is run by FluxionInspectorTests.
-@Suite struct InspectingASessionArticleTests {
+@Suite(.onThreadsOfItsOwn) struct InspectingASessionArticleTests {
     private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString)")
 
     @Test func theTraceExamplesRun() throws {

@@ -5,7 +5,8 @@ import Testing
 
 /// Replay compares values, not text: a set's elements, and a dictionary's entries, may be written in any
 /// order (each process, and each collection, hashes with its own seed), and still match.
-@Suite(.timeLimit(.minutes(1))) struct JournalReplayValueTests {
+// NB: the time limit is a hang guard: with three CPU-bound processes beside the suite, a test here took a minute.
+@Suite(.timeLimit(.minutes(10))) struct JournalReplayValueTests {
     /// The names a session enrolls.
     private static let names = ["Ada", "Grace", "Alan", "Barbara", "Edsger", "Anita"]
 
@@ -56,9 +57,10 @@ import Testing
             return try lines(of: url)
         }
 
-        // NB: a thousand replays take a second or more: on a Dispatch thread, they leave the cooperative pool
-        // (two threads here) to the tests that run meanwhile, some of which wait for tasks with a time limit.
-        let (texts, failures) = try await offThePool { try replayReordered(recorded, seeds: 0..<1_000) }
+        // NB: a thousand replays take a second or more (a minute on a busy machine): on a thread of their own,
+        // they leave Swift's global executor to the tests that run meanwhile. Not on `DispatchQueue.global()`:
+        // on Linux its threads are the global executor's.
+        let (texts, failures) = try await onNewThread { try replayReordered(recorded, seeds: 0..<1_000) }
 
         #expect(failures.isEmpty, "\(failures.count) of 1,000 did not match; the first: \(failures.first ?? "")")
         #expect(texts.count > 700)  // the orders differ indeed: 813 of the 2,304 there are
@@ -160,13 +162,6 @@ extension JournalReplayValueTests {
         else { return nil }
         return url
     }()
-
-    /// What `body` returns, run on a Dispatch thread.
-    private func offThePool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-        }
-    }
 
     /// Runs this suite's child test in a process of its own, without deterministic hashing; its exit status.
     private func runChild(writingTo url: URL, output: URL) async throws -> Int32 {

@@ -22,7 +22,7 @@ private func waitFor(_ group: DispatchGroup) async {
 // returns reaches the observer; a call under way, or let through just before, is not waited for
 // (at most one, which `ObserverCancellationTests` bounds); a cancel made on the serial queue an
 // observer runs on leaves no call at all.
-@Suite(.timeLimit(.minutes(1))) struct ObserverCancellationPromiseTests {
+@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct ObserverCancellationPromiseTests {
     /// An observer form, and how to cancel it.
     enum Form: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case storeToken, storeHandle, keyPathToken, dispatcherToken, dispatcherHandle, queuedToken
@@ -108,19 +108,19 @@ private func waitFor(_ group: DispatchGroup) async {
         let sawCancelReturn = LockedBox(false)
         let observed = form.observe(dispatcher, store, owner: owner) { _ in
             entered.signal()
-            sawCancelReturn.value = cancelReturned.wait(timeout: .now() + .seconds(5)) == .success
+            sawCancelReturn.value = cancelReturned.wait(timeout: .now() + hangGuard) == .success
             returned.signal()
         }
         let dispatching = DispatchGroup()
         dispatching.runOnNewThread { try? dispatcher.dispatch(.counterAdd, payload: 1) }
 
-        try #require(entered.wait(timeout: .now() + .seconds(10)) == .success)
+        try #require(entered.wait(timeout: .now() + hangGuard) == .success, "hung: the observer was never called")
         observed.cancel()
         cancelReturned.signal()
 
-        #expect(returned.wait(timeout: .now() + .seconds(10)) == .success)
-        #expect(dispatching.wait(timeout: .now() + .seconds(10)) == .success)
-        #expect(sawCancelReturn.value, "the call under way went on while cancel returned")
+        #expect(returned.wait(timeout: .now() + hangGuard) == .success, "hung: the observer's call did not return")
+        #expect(dispatching.wait(timeout: .now() + hangGuard) == .success, "hung: the dispatch did not return")
+        #expect(sawCancelReturn.value, "hung: cancel waited for the call under way, which waited for it")
         withExtendedLifetime((observed.kept, owner)) {}
     }
 

@@ -6,7 +6,7 @@ import Testing
 // cancelled since it began (see `CancellationCheck`). These tests cancel an
 // observer in the middle of a delivery, for each kind of observer, and check
 // that it is not called once its `cancel()` has returned.
-@Suite(.timeLimit(.minutes(1))) struct ObserverCancellationTests {
+@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct ObserverCancellationTests {
     /// An observer form whose cancellation a delivery must honour.
     enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case storeToken, storeHandle, dispatcherToken, dispatcherHandle
@@ -72,7 +72,7 @@ import Testing
         }
         let second = kind.observe(dispatcher, store, owner: owner) { seen.append("second") }
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
+        group.runOnNewThread {  // NB: not `DispatchQueue.global()`: on Linux, it blocks the global executor's threads
             delivering.wait()
             second.cancel()
             cancelled.open()

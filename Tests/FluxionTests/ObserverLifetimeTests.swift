@@ -81,7 +81,8 @@ private func observe(
     return WeakReference(object: canary)
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ObserverLifetimeTests {
+// NB: the time limit is a hang guard: with three CPU-bound processes beside the suite, a test here took a minute.
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct ObserverLifetimeTests {
     @Test(arguments: TokenObserverKind.allCases, TokenEnding.allCases)
     fileprivate func endingATokenFreesTheObserversClosureAtOnce(kind: TokenObserverKind, ending: TokenEnding)
         throws
@@ -127,8 +128,8 @@ private func observe(
         let dispatcher = Dispatcher()
         try dispatcher.register(LifeStore.self)
 
-        // NB: 4,000 streams, not more: each cancelled consumer is a task, and this test shares the
-        // cooperative pool (two threads here) with every other test.
+        // NB: 4,000 streams, not more: each cancelled consumer is a task, and the global executor's threads
+        // (two per core at most) are every other test's too.
         for _ in 0..<4_000 {
             let stream = dispatcher.changes
             if ending == .consumerCancelled {

@@ -5,7 +5,7 @@ import Testing
 @testable import Fluxion
 
 /// A performance trace records each action's parts as nested spans, and nothing while off.
-@Suite(.timeLimit(.minutes(1))) struct PerformanceTraceTests {
+@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct PerformanceTraceTests {
     private func startTrace(
         on dispatcher: Dispatcher, clock: TracingClock = TracingClock(), capacity: Int = 1_000
     ) -> PerformanceTrace {
@@ -145,18 +145,18 @@ import Testing
 
     @Test func anEffectStillRunningIsASpanUpToNow() async throws {
         let dispatcher = try makeTracedDispatcher()
-        let release = DispatchSemaphore(value: 0)
+        let release = OneShotSignal()  // NB: awaited, not a semaphore: a task blocked on one holds a pool thread
         let trace = startTrace(on: dispatcher)
 
         dispatcher.dispatchTask(id: "untraced") { _ in }  // not an effect of a step: no span
         try dispatcher.batch { _ in
-            dispatcher.dispatchTask(id: "held") { _ in release.wait() }
+            dispatcher.dispatchTask(id: "held") { _ in await release.wait() }
         }
 
         let running = trace.spans.filter { $0.kind == .effect }
         #expect(running.map(\.name) == ["held"])
         #expect(running.map(\.outcome) == ["running"])
-        release.signal()
+        release.fire()
         await dispatcher.waitUntilDrained()
         #expect(trace.spans.filter { $0.kind == .effect }.map(\.outcome) == ["finished"])
     }

@@ -76,7 +76,7 @@ private func track<Value>(_ read: () -> Value) -> LockedBox<Int> {
     return told
 }
 
-@Suite(.serialized, .timeLimit(.minutes(1))) struct StoreValueTrackingLifetimeTests {
+@Suite(.serialized, .timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct StoreValueTrackingLifetimeTests {
     private func makeStore() throws -> (Dispatcher, LibraryStore) {
         inPlaceShelves.value = []
         let dispatcher = Dispatcher()
@@ -168,7 +168,7 @@ private func track<Value>(_ read: () -> Value) -> LockedBox<Int> {
         installed.wait()
         try dispatcher.dispatch(.select, payload: 0)
 
-        #expect(group.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(group.wait(timeout: .now() + hangGuard) == .success, "hung: the tracking thread did not end")
         #expect(told.value == 1)
     }
 

@@ -44,7 +44,7 @@ final class ThreadSlowStore: Store<Int>, @unchecked Sendable {  // locked by Sto
 
 // NB: nested in `ThreadingTests`, whose `.serialized` covers its nested suites: no two threading tests overlap.
 extension ThreadingTests {
-    @Suite(.timeLimit(.minutes(1))) struct ThreadingStoreCreationTests {
+    @Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct ThreadingStoreCreationTests {
         @Test func aStoreNeededByRacingThreadsIsCreatedExactlyOnce() throws {
             let threadErrors = Recorder<String>()
             let racers = threadCount
@@ -104,9 +104,9 @@ extension ThreadingTests {
                 finished.leave()
             }.start()
 
-            let outcome = finished.wait(timeout: .now() + 5)
+            let outcome = finished.wait(timeout: .now() + hangGuard)
 
-            #expect(outcome == .success, "the creating thread and the dispatching thread wait for each other")
+            #expect(outcome == .success, "hung: the creating thread and the dispatching thread wait for each other")
             guard outcome == .success else { return }
             #expect(threadErrors.values.isEmpty)
             #expect(try dispatcher.store(ThreadSlowStore.self).state == 1)

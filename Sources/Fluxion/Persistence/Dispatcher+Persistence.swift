@@ -134,10 +134,14 @@ extension Dispatcher {
     /// ```
     ///
     /// The async counterpart of the blocking ``flush()``, named apart
-    /// from it so that `await` cannot call the blocking one by mistake.
+    /// from it so that `await` cannot call the blocking one by mistake. The
+    /// write runs on a queue of its own, whose thread it may block: not on a
+    /// global queue, whose threads on Linux are those Swift concurrency runs
+    /// every task on.
     public func waitUntilFlushed() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global(qos: .userInitiated).async {
+            // NB: a serial queue has a thread of its own; on Linux, the global queues' are the global executor's.
+            DispatchQueue(label: "Fluxion.flush", qos: .userInitiated).async {
                 self.flush()
                 continuation.resume()
             }

@@ -115,13 +115,6 @@ final class OneShotSignal: Sendable {
     }
 }
 
-/// Runs `body` on a new thread, off the cooperative pool, so that it may block; returns what it returns.
-func onNewThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
-
 /// A dispatcher with a ``NotebookStore``, the search service its tasks wait on, and the task errors it reports.
 struct CancellationFixture {
     let dispatcher = Dispatcher()

@@ -24,8 +24,8 @@ func crashWriterURL() -> URL? {
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 }
 
-/// The writer process, waited for on a Dispatch thread: blocking there leaves the cooperative pool
-/// (two threads here) to the tests that run meanwhile.
+/// The writer process, waited for on a thread of its own: blocking there leaves Swift's global executor to the
+/// tests that run meanwhile. (Not on `DispatchQueue.global()`: on Linux its threads are the global executor's.)
 struct RunningWriter: @unchecked Sendable {  // NB: `process` and `output` are used by one thread at a time
     let process: Process
     let output: FileHandle
@@ -47,7 +47,7 @@ struct RunningWriter: @unchecked Sendable {  // NB: `process` and `output` are u
     ///
     /// A hang guard kills it if it still runs `hangGuardSeconds` later, and sets ``hung``: a test that
     /// waits for a line it never writes, or for an exit that never comes, then fails instead of hanging.
-    static func start(_ executable: URL, arguments: [String], hangGuardSeconds: Int = 30) throws -> RunningWriter {
+    static func start(_ executable: URL, arguments: [String], hangGuardSeconds: Int = 300) throws -> RunningWriter {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -70,7 +70,7 @@ struct RunningWriter: @unchecked Sendable {  // NB: `process` and `output` are u
 
     /// Reads one line of the output, or what came before its end.
     func readLine() async -> String {
-        await offThePool {
+        await onNewThread {
             var line = Data()
             while true {
                 let chunk = output.availableData
@@ -93,12 +93,7 @@ struct RunningWriter: @unchecked Sendable {  // NB: `process` and `output` are u
     }
 
     func waitUntilExit() async {
-        await offThePool { process.waitUntilExit() }
+        await onNewThread { process.waitUntilExit() }
     }
 
-    private func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: body()) }
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A gate threads wait at until it opens; no sleeping, no polling.
 final class Gate: @unchecked Sendable {  // isOpen guarded by condition
@@ -14,7 +15,8 @@ final class Gate: @unchecked Sendable {  // isOpen guarded by condition
         condition.unlock()
     }
 
-    func wait() {
+    func wait(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) {
+        expectMayBlock("Gate.wait()", fileID: fileID, filePath: filePath, line: line, column: column)
         condition.lock()
         while !isOpen { condition.wait() }
         condition.unlock()
@@ -35,7 +37,10 @@ final class ArrivalCounter: @unchecked Sendable {  // arrivals guarded by condit
         condition.unlock()
     }
 
-    func wait(for count: Int) {
+    func wait(
+        for count: Int, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) {
+        expectMayBlock("ArrivalCounter.wait(for:)", fileID: fileID, filePath: filePath, line: line, column: column)
         condition.lock()
         while arrivals < count { condition.wait() }
         condition.unlock()
@@ -43,7 +48,11 @@ final class ArrivalCounter: @unchecked Sendable {  // arrivals guarded by condit
 }
 
 /// Runs `body(index)` on `count` new threads that all start together, and waits for them all.
-func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+func runOnThreads(
+    _ count: Int, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+    _ body: @escaping @Sendable (Int) -> Void
+) {
+    expectMayBlock("runOnThreads", fileID: fileID, filePath: filePath, line: line, column: column)
     let ready = ArrivalCounter()
     let start = Gate()
     let group = DispatchGroup()
@@ -84,13 +93,24 @@ final class Canary: Sendable {
     init() {}
 }
 
-/// Runs `body` on a new thread and waits for it at most `seconds`; `false` if it did not finish.
+/// Runs `body` on a new thread and waits for it, at most for the ``hangGuard``; `false`, with an issue
+/// saying it hung, if it did not finish.
 ///
 /// For tests of "never a deadlock": a regression fails the test instead of hanging the suite.
-func finishesInTime(seconds: Int = 10, _ body: @escaping @Sendable () -> Void) -> Bool {
+func finishesInTime(
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+    _ body: @escaping @Sendable () -> Void
+) -> Bool {
+    expectMayBlock("finishesInTime", fileID: fileID, filePath: filePath, line: line, column: column)
     let finished = DispatchGroup()
     finished.runOnNewThread(body)
-    return finished.wait(timeout: .now() + .seconds(seconds)) == .success
+    guard finished.wait(timeout: .now() + hangGuard) == .success else {
+        Issue.record(
+            "hung: the body did not finish within \(hangGuardSeconds) s",
+            sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        return false
+    }
+    return true
 }
 
 /// Calls a closure when it deallocates.

@@ -6,6 +6,7 @@ final class ScriptedStorage: StateStorage, @unchecked Sendable {  // vars guarde
     private let base = InMemoryStateStorage()
     private let lock = NSLock()
     private var savedData: [Data] = []
+    private var savedOn: [String] = []
     private var failure: TestError?
     private var hold: (entered: ArrivalCounter, release: Gate, failure: TestError?)?
 
@@ -14,6 +15,11 @@ final class ScriptedStorage: StateStorage, @unchecked Sendable {  // vars guarde
     /// The data of every save attempt, failed ones included, in order.
     var saves: [Data] {
         lock.withLock { savedData }
+    }
+
+    /// The name of the thread each save ran on, in order.
+    var saveThreads: [String] {
+        lock.withLock { savedOn }
     }
 
     /// The archives held now.
@@ -38,8 +44,10 @@ final class ScriptedStorage: StateStorage, @unchecked Sendable {  // vars guarde
     }
 
     func save(_ data: Data, key: String) throws {
+        let thread = currentThreadName()
         lock.lock()
         savedData.append(data)
+        savedOn.append(thread)
         let hold = self.hold
         let failure = hold?.failure ?? self.failure
         self.hold = nil

@@ -30,7 +30,9 @@ enum HeldOrderRun {
             try dispatcher.dispatch(.op, payload: Command(tag: 2, touches: [0]))  // held
             held.signal()
         }
-        guard held.wait(timeout: .now() + 10) == .success else { return "the held dispatch did not return" }
+        guard held.wait(timeout: HangGuard.deadline) == .success else {
+            return "hung: the held dispatch did not return within \(Int(HangGuard.seconds)) s"
+        }
         let store = try dispatcher.store(StoreA.self)
         let token = store.observe { [weak dispatcher] change in
             guard change.action.name == AnyAction.travelName, let dispatcher else { return }
@@ -43,7 +45,10 @@ enum HeldOrderRun {
             await dispatcher.waitUntilDrained()
             drained.signal()
         }
-        guard drained.wait(timeout: .now() + 10) == .success else { return "the dispatcher did not drain" }
+        guard drained.wait(timeout: HangGuard.deadline) == .success else {
+            return "hung: the dispatcher did not drain within \(Int(HangGuard.seconds)) s "
+                + "(\(dispatcher.runningTaskCount) task(s) running, the store holds \(store.state.items))"
+        }
         let items = store.state.items
         return items == [1, 2, 3] ? nil : "the store holds \(items), not [1, 2, 3]"
     }

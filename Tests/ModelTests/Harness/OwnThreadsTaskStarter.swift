@@ -4,12 +4,11 @@ import Foundation
 /// Starts a dispatcher's tracked tasks on threads of their own: each job of theirs runs on a new thread,
 /// not on the threads of Swift's global executor.
 ///
-/// `LiveTaskCounter` starts them here. The harness gives a program's tasks time to reach their gates after
-/// each operation. On the
-/// global executor, which has a thread per core, they queued behind the jobs of the tests running beside
-/// them (the threaded mode's tasks, which block while another thread holds the dispatch turn, and
-/// every test of the package as it starts): on a busy two-core machine some did not start in time, and
-/// their programs failed with "tasks did not settle". Plain `Task`s they start run on the global executor.
+/// `LiveTaskCounter` starts them here. On the global executor, which has a thread per core (up to two while
+/// some block), they queued behind the jobs of the tests running beside them (tests that block, and
+/// tasks whose dispatches block while another thread holds the dispatch turn), which made a program slow
+/// on a busy two-core machine. Plain `Task`s they start run on the global executor; the harness waits for
+/// them too, however long they take (see ``HangGuard``).
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 final class OwnThreadsTaskStarter: TaskExecutor, TaskStarter {
     func enqueue(_ job: consuming ExecutorJob) {

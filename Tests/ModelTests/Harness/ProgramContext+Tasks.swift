@@ -125,20 +125,26 @@ extension ProgramContext {
     /// Blocks until every task of `dispatcher` and every plain task waits at a gate or has ended, `drainers`
     /// of them awaiting the drain.
     ///
-    /// - Returns: `false` if they did not within `timeout` seconds.
-    func settle(_ dispatcher: Dispatcher, drainers: Int = 0, timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            // NB: a task can start, park or end between two reads: settled only if nothing changed meanwhile.
-            let mark = seen.mark
-            let settled = seen.withLockUnchanged { seen in
+    /// Settled is decided from what the tasks signal: each start, arrival at a gate, wait for the drain and end
+    /// changes `seen` under its lock and wakes this wait, which checks again under that lock. No time passing
+    /// decides it: the ``HangGuard`` only ends a wait that a hang would make endless.
+    ///
+    /// - Returns: `nil` once settled; after the hang guard, a line that says they hung and what each did.
+    func settle(_ dispatcher: Dispatcher, drainers: Int = 0) -> String? {
+        let settled = seen.wait(
+            until: { seen in
                 seen.live == seen.parkedTracked + seen.draining && seen.draining == drainers
                     && seen.plainRunning == seen.parkedPlain
-            }
-            if settled, seen.mark == mark { return true }
-            seen.waitForChange(since: mark, timeout: 0.05)
+            }, timeout: HangGuard.seconds)
+        if settled { return nil }
+        return seen.withLockUnchanged { seen in
+            let logs = seen.taskLog.keys.sorted().map { "\($0): \(seen.taskLog[$0] ?? [])" }
+            return "hung: the tasks did not settle within \(Int(HangGuard.seconds)) s: "
+                + "\(seen.live) tracked running (\(seen.parkedTracked) at a gate, \(seen.draining) of \(drainers) "
+                + "awaiting the drain), \(seen.plainRunning) plain running (\(seen.parkedPlain) at a gate); "
+                + "at gates \(seen.waiting.keys.sorted()); the dispatcher counts \(dispatcher.runningTaskCount) "
+                + "running; what each did: \(logs.joined(separator: "; "))"
         }
-        return false
     }
 }
 

@@ -117,7 +117,7 @@ final class RealRun {
                     StoreA.self, persistence: Persistence<Items>(storage: storage, key: "A", debounce: .seconds(3_600)))
             }
         }
-        if !context.settle(dispatcher, drainers: drainers) { outcome += " (tasks did not settle)" }
+        if let hung = context.settle(dispatcher, drainers: drainers) { outcome += " (\(hung))" }
         return outcome
     }
 
@@ -160,16 +160,20 @@ final class RealRun {
     }
 
     /// Ends the program: cancels its tasks and gates, releases its suspensions, stops the journal.
-    func close() {
+    ///
+    /// - Returns: What hung, if the cancelled tasks did not all end or wait at a gate.
+    @discardableResult
+    func close() -> String? {
         context.close()
         dispatcher.cancelAllTasks()
-        _ = context.settle(dispatcher, timeout: 2)
+        let hung = context.settle(dispatcher)
         while let suspension = suspensions.popLast() { suspension.release() }
         journal.stop()
         for journal in otherJournals { journal.stop() }
         for (_, token) in tokens.values { token.cancel() }
         ProgramContext.forget(dispatcher)
         try? FileManager.default.removeItem(at: fileURL)
+        return hung
     }
 }
 

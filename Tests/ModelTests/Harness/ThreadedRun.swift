@@ -70,7 +70,9 @@ final class ThreadedRun: Sendable {
                 if a != b { tornReads.withLock { $0 += 1 } }
             }
         }
-        guard group.wait(timeout: .now() + 60) == .success else { return ["the round did not end within 60 s"] }
+        guard group.wait(timeout: HangGuard.deadline) == .success else {
+            return ["hung: the round did not end within \(Int(HangGuard.seconds)) s"] + progress()
+        }
         done.withLock { $0 = true }
         reader.wait()
         try? journal.returnToPresent()
@@ -79,12 +81,25 @@ final class ThreadedRun: Sendable {
             await dispatcher.waitUntilDrained()
             drained.signal()
         }
-        guard drained.wait(timeout: .now() + 30) == .success else { return ["the dispatcher did not drain"] }
+        guard drained.wait(timeout: HangGuard.deadline) == .success else {
+            return ["hung: the dispatcher did not drain within \(Int(HangGuard.seconds)) s"] + progress()
+        }
         defer {
             journal.stop()
             ProgramContext.forget(dispatcher)
         }
         return check()
+    }
+
+    /// What each source had done when the round hung: how many of its dispatches returned or threw.
+    private func progress() -> [String] {
+        let outcomes = outcomes.withLock { $0 }
+        let sources = Dictionary(grouping: outcomes.keys) { $0 / 1_000_000 - 1 }
+        let running = dispatcher.runningTaskCount
+        return sources.keys.sorted().map { source in
+            let kind = source >= 10 ? "task \(source - 10)" : "thread \(source)"
+            return "\(kind): \(sources[source]?.count ?? 0) of \(options.dispatchesEach) dispatches returned"
+        } + ["the dispatcher counts \(running) task(s) running"]
     }
 
     private func spawn(_ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {

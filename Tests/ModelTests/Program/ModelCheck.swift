@@ -12,15 +12,27 @@ enum ModelCheck {
         var description: String {
             "after operation \(index) (\(operation)):\n" + differences.joined(separator: "\n")
         }
+
+        /// Whether the real side hung: its tasks did not settle within the ``HangGuard``.
+        var isHang: Bool { differences.contains { $0.contains("hung: ") } }
     }
 
-    /// Runs `program` on this thread, which may block: never a thread of the cooperative pool.
+    /// Runs `program` on this thread, which may block: never a thread of Swift's global executor.
     static func run(_ program: Program) -> Failure? {
         let real: RealRun
         do { real = try RealRun() } catch {
             return Failure(index: -1, operation: "setting up", differences: ["\(error)"])
         }
-        defer { real.close() }
+        let failure = compare(program, real)
+        let hung = real.close()
+        if failure == nil, let hung {
+            return Failure(index: program.operations.count, operation: "close", differences: [hung])
+        }
+        return failure
+    }
+
+    /// Applies `program` to `real` and to the model, comparing after each operation, then replays.
+    private static func compare(_ program: Program, _ real: RealRun) -> Failure? {
         var model = ReferenceModel()
         for (index, operation) in program.operations.enumerated() {
             model.apply(operation)

@@ -3,6 +3,8 @@ enum Shrinker {
     static func shrink(
         _ program: Program, _ failure: ModelCheck.Failure, avoiding: OpenDefects, budget: Int = 400
     ) -> (Program, ModelCheck.Failure) {
+        // NB: a hang is reported as found: each try of a program that hangs waits for the whole hang guard.
+        guard !failure.isHang else { return (program, failure) }
         var best = program
         var bestFailure = failure
         var tries = 0
