@@ -10,6 +10,7 @@
 /// | action | the caller acts for the holder, between two actions, suspended, not exclusive (a read) | ``Decision/waitForRelease`` |
 /// | action | the caller acts for the holder (an observer, a middleware, a factory it waits for) | ``Decision/queueBehindStep`` |
 /// | action | it comes from a cancelled task | ``Decision/refuse(_:)`` `.cancelledTask` |
+/// | action | the dispatcher shuts down | ``Decision/refuse(_:)`` `.shutDown` |
 /// | action | it comes from a task while a journal shows the past | ``Decision/holdForPresent`` |
 /// | action | the dispatcher is suspended, and the action is not exclusive | ``Decision/waitForRelease`` |
 /// | action | the turn is free | ``Decision/run`` |
@@ -17,6 +18,7 @@
 /// | batch, read | the caller acts for the holder | ``Decision/runInsideTurn`` |
 /// | move | the caller acts for the holder | ``Decision/refuse(_:)`` `.moveInsideDispatch` |
 /// | batch | it comes from a cancelled task | ``Decision/refuse(_:)`` `.cancelledTask` |
+/// | batch | the dispatcher shuts down | ``Decision/refuse(_:)`` `.shutDown` |
 /// | batch, read, move | the turn is free | ``Decision/run`` |
 /// | batch, read, move | — | ``Decision/waitForTurn`` |
 /// | effect | the caller runs the handler call its `Effects` was given to | ``Decision/startOnCommit`` |
@@ -71,6 +73,8 @@ enum Admission {
         var runsEffectsCall = false
         /// A journal shows the past, and is not moving (its own travel is the one step it lets through).
         var isPastShown = false
+        /// ``Dispatcher/shutdown()`` has begun.
+        var isShutDown = false
     }
 
     /// Where the arrival goes.
@@ -107,6 +111,8 @@ enum Admission {
         case effectOutsideHandler
         /// A step reaching the stores while a journal shows the past.
         case pastIsShown
+        /// An action or a batch from outside the running turn once ``Dispatcher/shutdown()`` has begun.
+        case shutDown
     }
 
     /// The decision for `arrival`, given `facts`: the table above.
@@ -120,12 +126,14 @@ enum Admission {
                     ? .waitForRelease : .queueBehindStep
             }
             if facts.isInCancelledTask { return .refuse(.cancelledTask) }
+            if facts.isShutDown { return .refuse(.shutDown) }
             if facts.isTaskWhilePastIsShown { return .holdForPresent }
             if facts.isSuspended, !exclusively { return .waitForRelease }
             return facts.isTurnFree ? .run : .waitForTurn
         case .batch, .read, .move:
             if facts.actsForHolder { return arrival == .move ? .refuse(.moveInsideDispatch) : .runInsideTurn }
             if arrival == .batch, facts.isInCancelledTask { return .refuse(.cancelledTask) }
+            if arrival == .batch, facts.isShutDown { return .refuse(.shutDown) }
             return facts.isTurnFree ? .run : .waitForTurn
         case .effect:
             return facts.runsEffectsCall ? .startOnCommit : .refuse(.effectOutsideHandler)

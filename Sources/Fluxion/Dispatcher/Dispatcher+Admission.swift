@@ -37,7 +37,11 @@ extension Dispatcher {
         facts.holderIsBetweenActions = state.turn.holderIsBetweenActions
         facts.isSuspended = state.turn.isSuspended
         facts.isTurnFree = state.turn.holder == nil
-        facts.isInCancelledTask = state.isInCancelledTask(of: ObjectIdentifier(self))
+        // NB: set by the first cancellation, shutdown's too: until then, no arrival checks more.
+        if state.tasks.hasCancelled {
+            facts.isInCancelledTask = state.isInCancelledTask(of: ObjectIdentifier(self))
+            facts.isShutDown = state.tasks.isClosed
+        }
         // NB: the task-local value is read only while a journal shows the past.
         facts.isTaskWhilePastIsShown = state.turn.holdsTaskDispatches && currentTask != nil
         return facts
@@ -55,9 +59,10 @@ extension Dispatcher {
         preconditionFailure("a batch, a read or a move is never queued")
     }
 
-    /// Reports that `name`, an action or a batch from a task cancelled through the dispatcher, was
-    /// refused; returns the error to throw.
-    func refusal(of name: String) -> CancellationError {
+    /// The error to throw for `name`, an action or a batch refused for `reason`: from a task cancelled through
+    /// the dispatcher (reported to `onTaskError` too), or once the dispatcher shuts down.
+    func refusal(_ reason: Admission.Refusal, of name: String) -> any Error {
+        guard reason == .cancelledTask else { return FluxionError.dispatcherShutDown(action: name) }
         report(TaskError(.refused, taskID: currentTask?.id?.value, action: name, error: CancellationError()))
         return CancellationError()
     }

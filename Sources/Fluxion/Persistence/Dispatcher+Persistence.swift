@@ -114,9 +114,11 @@ extension Dispatcher {
     /// The async counterpart of the blocking ``flush()``, named apart
     /// from it so that `await` cannot call the blocking one by mistake.
     public func waitUntilFlushed() async {
+        // NB: the work item holds the persistence alone, not the dispatcher, which it would keep past the return.
+        let center = persistenceCenter
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global(qos: .userInitiated).async {
-                self.flush()
+                center.flush()
                 continuation.resume()
             }
         }

@@ -33,6 +33,8 @@ final class ProgramContext: Sendable {
     /// The store whose handler appends a different value (a replay that must not match), if any.
     let divergence: Int?
     private let journalBox = Locked<Journal?>(nil)
+    /// The action in flight of the program's shutdown, and where its handler waits; see `ProgramContext+Shutdown.swift`.
+    let inFlight = Locked<InFlightPause?>(nil)
 
     private static let contexts = Locked<[ObjectIdentifier: ProgramContext]>([:])
 
@@ -78,7 +80,11 @@ final class ProgramContext: Sendable {
         case let error as JournalError:
             if case .travelling = error { "travelling" } else { "journal" }
         case let error as FluxionError:
-            if case .batchInsideAction = error { "batchInsideAction" } else { "fluxion" }
+            switch error {
+            case .batchInsideAction: "batchInsideAction"
+            case .dispatcherShutDown: "shutDown"
+            default: "fluxion"
+            }
         default: "\(type(of: error))"
         }
     }

@@ -96,6 +96,7 @@ final class RealRun {
         case .armObserver(let store, let reaction): context.arm(observerOf: store, reaction)
         case .armMiddleware(let reaction): context.arm(reaction)
         case .flush: dispatcher.flush()
+        case .shutdown(let command): outcome = shutDown(inFlight: command)
         case .attachSecondJournal:
             do {
                 otherJournals.append(try Journal(recording: dispatcher))
@@ -107,6 +108,23 @@ final class RealRun {
         }
         if !context.settle(dispatcher, drainers: drainers) { outcome += " (tasks did not settle)" }
         return outcome
+    }
+
+    /// Releases every suspension, then shuts the dispatcher down while `command` is in flight on another
+    /// thread; returns that dispatch's outcome, or says that `shutdown()` hung.
+    private func shutDown(inFlight command: Command) -> String {
+        while let suspension = suspensions.popLast() { suspension.release() }
+        let (goOn, outcome) = context.dispatchInFlight(command, on: dispatcher)
+        dispatcher.beginShutdown()
+        goOn()
+        let returned = DispatchSemaphore(value: 0)
+        Task { [dispatcher] in
+            await dispatcher.shutdown()
+            returned.signal()
+        }
+        // NB: a hang guard: shutdown() returns once the action in flight and every task have ended.
+        guard returned.wait(timeout: .now() + 30) == .success else { return "shutdown() hung" }
+        return outcome()
     }
 
     private static func mutate(_ batch: DispatchBatch, _ store: Int, appending tag: Int) throws {

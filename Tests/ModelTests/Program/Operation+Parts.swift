@@ -19,7 +19,7 @@ extension Operation {
     private func collect(into commands: inout [Command], _ plans: inout [TaskPlan]) {
         switch self {
         case .dispatch(let command), .dispatchBypassingSuspension(let command), .batchSteppingBack(let command),
-            .armObserver(_, .dispatch(let command)):
+            .armObserver(_, .dispatch(let command)), .shutdown(let command):
             Self.collect(command, into: &commands, &plans)
         case .batch(let batch, _, _, _): for command in batch { Self.collect(command, into: &commands, &plans) }
         case .startTask(let plan), .armObserver(_, .startTask(let plan)), .armMiddleware(.startTask(let plan)):
@@ -34,7 +34,7 @@ extension Operation {
             switch follow {
             case .dispatch(let next): collect(next, into: &commands, &plans)
             case .effect(let plan): collect(plan, into: &commands, &plans)
-            case .cancel: break
+            case .cancel, .cancelFromAnotherThread: break
             }
         }
     }
@@ -47,6 +47,10 @@ extension Operation {
 
     var isMove: Bool {
         [.stepBack, .stepForward, .returnToPresent].contains(self)
+    }
+
+    var isShutdown: Bool {
+        if case .shutdown = self { true } else { false }
     }
 
     var isBatchSteppingBack: Bool {

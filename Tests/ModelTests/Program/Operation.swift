@@ -31,6 +31,10 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
     case flush
     /// `Journal(recording:)` on the dispatcher the program's journal records.
     case attachSecondJournal
+    /// Every suspension released, then `shutdown()` while another thread dispatches `inFlight`, whose
+    /// first touched store's handler waits, once it did what its command says, until shutdown has begun;
+    /// the archives are compared afterwards. The last operation of a program.
+    case shutdown(inFlight: Command)
 
     var description: String {
         switch self {
@@ -55,6 +59,7 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
         case .armMiddleware(let reaction): ".armMiddleware(\(reaction))"
         case .flush: ".flush"
         case .attachSecondJournal: ".attachSecondJournal"
+        case .shutdown(let command): ".shutdown(inFlight: \(command))"
         }
     }
 }
