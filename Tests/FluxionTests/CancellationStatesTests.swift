@@ -98,6 +98,28 @@ enum CancellingPlace: String, Sendable, CaseIterable, CustomTestStringConvertibl
         #expect(fixture.errors.values.map(\.description) == [])
     }
 
+    /// A task that dispatched while the journal showed the past, and ended, is reached by a cancellation that
+    /// comes afterwards: its held dispatch is refused when the present returns, and reported.
+    @Test func aCancellationReachesATaskThatEndedThroughItsHeldDispatch() async throws {
+        let service = SearchService()
+        let (dispatcher, search, errors) = try makeSearchDispatcher(service: service)
+        try dispatcher.register(ShelfStore.self)
+        let journal = try Journal(recording: dispatcher)
+        try dispatcher.dispatch(.shelve, payload: "Dune")
+        try dispatcher.dispatch(.findProducts, payload: "mil")
+        try journal.stepBack()
+        await service.respond(to: "mil", with: ["milk"])
+        await dispatcher.waitUntilDrained()  // NB: the task's dispatch was held, and the task ended
+        #expect(dispatcher.runningTaskCount == 0)
+
+        dispatcher.cancelTasks(id: "search")
+        try journal.returnToPresent()
+
+        #expect(search.state.results == [], "the held dispatch of the cancelled task ran")
+        let error = try #require(errors.values.first)
+        #expect(error.kind == .refused && error.hasTaskID("search"))
+    }
+
     /// The one difference: `cancelTasks(id:)` from a handler acts at once, and a rollback does not take it
     /// back; `effects.cancel(id:)` belongs to the step, and cancels nothing when the step rolls back.
     @Test(arguments: CancelSpelling.allCases)

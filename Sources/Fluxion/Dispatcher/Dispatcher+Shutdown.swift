@@ -46,7 +46,9 @@ extension Dispatcher {
         let cancellations = state.withLock { state in
             hasCancelledTasks.set(true)
             defer { taskCancellations.store(state.tasks.cancellations) }
-            return state.tasks.close()
+            let handles = state.tasks.close()
+            state.reachTasksOfWaitingDispatches(by: nil)
+            return handles
         }
         for cancellation in cancellations { cancellation.cancel() }
     }

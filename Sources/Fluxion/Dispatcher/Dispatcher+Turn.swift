@@ -15,13 +15,17 @@
 //   │                                   ├─ commit: its deferred work (effects, dispatchTask from the step,
 //   │                                   │   queued actions) moves to the turn's queue ─▶ observers hear it;
 //   │                                   │   effects alone, with the turn's queue empty, are registered in
-//   │                                   │   that same lock instead, to start first (see `EffectStarts`)
+//   │                                   │   that same lock instead (see `EffectStarts`); either lock checks
+//   │                                   │   the tasks against the cancellations made since they were asked
+//   │                                   │   for (`TaskRegistry`)
 //   │                                   └─ roll back: its deferred work is dropped (the tasks throw
 //   │                                       CancellationError without running)
-//   │◀── drainQueueAndEndTurn: the registered effects' tasks start (`execute` runs each one's work with the
-//         task-local `TrackedTask`), then the queue runs, in order (QueuedAction.perform; a queued effect's
-//         start registers its task and starts it), each action followed by the effects its step registered;
-//         then the turn is given up, in the lock that attaches the last tasks, and the drain waiters resume.
+//   │◀── drainQueueAndEndTurn: with nothing queued, the registered effects' tasks start (`execute` runs
+//         each one's work with the task-local `TrackedTask`) and the turn is given up in the lock that
+//         attaches them; otherwise the queue runs first, in order (QueuedAction.perform; a queued effect's
+//         start registers its task), the tasks registered meanwhile wait (`deferCommittedEffects`), and
+//         once nothing is queued they start (`startAwaitingTasks`): a cancellation later in the turn keeps
+//         their work from running. Then the turn is given up, and the drain waiters resume.
 //
 //  A batch runs the same way with one transaction across its actions; a read takes the turn between two
 //  actions. A time-travel move (Journal.move) is a turn of its own: refused from inside one, it sets the

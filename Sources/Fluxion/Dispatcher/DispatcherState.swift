@@ -41,6 +41,14 @@ struct DispatcherState {
         return task.isCancelled
     }
 
+    /// Marks as cancelled the tasks under `id` (every task for `nil`) whose dispatches still wait — held while a
+    /// journal shows the past, waiting for a release, or queued — even those that ended.
+    mutating func reachTasksOfWaitingDispatches(by id: TaskKey?) {
+        var waiting: [TrackedTask] = []
+        turn.visitTasksOfWaitingDispatches { waiting.append($0) }
+        for task in waiting { tasks.reachEnded(task, by: id) }
+    }
+
     /// Whether `thread` runs a store factory while the turn holder waits for a store.
     func isCreatingForHolder(_ thread: ThreadID) -> Bool {
         turn.holderAwaitsCreation && index.isCreating(thread)

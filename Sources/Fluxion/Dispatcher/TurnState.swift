@@ -93,6 +93,14 @@ struct TurnState {
         swap(&held, &queue)
     }
 
+    /// Calls `body` with the tracked task of each dispatch still held, waiting for a release or queued: a
+    /// cancellation reaches the task through them even once it ended.
+    func visitTasksOfWaitingDispatches(_ body: (TrackedTask) -> Void) {
+        for actions in [held, suspended, queue] {
+            actions.visitActions { if !$0.isEffect, let task = $0.task { body(task) } }
+        }
+    }
+
     /// Stops holding, and returns the held actions, which will not run.
     mutating func takeHeld() -> ActionQueue {
         holdsTaskDispatches = false

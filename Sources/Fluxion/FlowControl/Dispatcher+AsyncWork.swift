@@ -66,7 +66,11 @@ extension Dispatcher {
     /// cancelled first, as a search field wants for each keystroke.
     ///
     /// Cancelling the task through the dispatcher — with ``cancelTasks(id:)``,
-    /// ``cancelAllTasks()`` or `cancelInFlight` — cancels it as Swift does
+    /// ``cancelAllTasks()``, `cancelInFlight`, ``Effects/cancel(id:)`` or
+    /// ``shutdown()``, from any thread — reaches it in whatever state it is:
+    /// started from a step, it never runs its work if the cancellation comes
+    /// before that work began (the step has not committed yet, or the dispatch
+    /// that ran it has more queued). Once running, it is cancelled as Swift does
     /// (`Task.isCancelled`, `CancellationError` from cancellable awaits), and
     /// more: from the moment the cancelling call returns, every
     /// ``dispatch(_:payload:error:)`` the task's work makes throws
@@ -120,7 +124,10 @@ extension Dispatcher {
             let isTurnHeld = state.turn.holder != nil
             if !isTurnHeld { state.tasks.forgetRecent() }
             defer { taskCancellations.store(state.tasks.cancellations) }
-            return state.tasks.cancel(id, recording: isTurnHeld)
+            let handles = state.tasks.cancel(id, recording: isTurnHeld)
+            // NB: a task that ended may have left dispatches held or waiting: they are refused when they would run.
+            state.reachTasksOfWaitingDispatches(by: id)
+            return handles
         }
         for cancellation in cancellations { cancellation.cancel() }
     }

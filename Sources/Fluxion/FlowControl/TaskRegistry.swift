@@ -140,10 +140,16 @@ struct TaskRegistry {
         return handles
     }
 
+    /// Marks `task`, which ended, or made a dispatch that still waits, as cancelled if `id` picks it (every
+    /// task for `nil`): the dispatches it left held or waiting are refused when they would run.
+    mutating func reachEnded(_ task: TrackedTask, by id: TaskKey?) {
+        if !task.isCancelledItself, id == nil || task.id == id { mark(task) }
+    }
+
     /// Cancels every task, and every task asked for from now on: the dispatcher shuts down.
     mutating func close() -> [any TaskCancelling] {
         isClosed = true
-        let handles = cancel(nil)
+        let handles = cancel(nil)  // NB: the dispatcher reaches the tasks of the waiting dispatches too
         recent.append(Cancellation(serial: .max, id: nil))
         return handles
     }

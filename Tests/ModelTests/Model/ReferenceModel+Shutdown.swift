@@ -15,6 +15,20 @@ extension ReferenceModel {
         }
     }
 
+    /// A cancellation through the dispatcher reaches a task that ended, through the dispatches it left held
+    /// or waiting: they are refused when they would run.
+    mutating func cancelEndedTasksOfWaitingDispatches(where matches: (ModelTask) -> Bool) {
+        let dispatches =
+            held + waiting.compactMap { if case .task(let dispatch) = $0 { dispatch } else { nil } }
+            + queue.compactMap { if case .released(.task(let dispatch)) = $0 { dispatch } else { nil } }
+        for dispatch in dispatches {
+            var gate = dispatch.gate
+            if case .child(let parent)? = tasks[gate]?.origin { gate = parent }
+            guard let task = tasks[gate], task.phase == .ended, matches(task) else { continue }
+            tasks[gate]?.isCancelled = true
+        }
+    }
+
     /// `cancelTasks(id:)` from another thread while a step runs: the tasks running or queued under `id`, and
     /// those the step asked for before (in `deferred`), are cancelled now, whether or not the step commits.
     mutating func cancelDuringStep(_ id: String, deferred: [Queued]) {

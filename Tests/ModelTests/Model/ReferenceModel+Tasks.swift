@@ -146,6 +146,7 @@ extension ReferenceModel {
         for case .start(let plan, _) in queue where queuedStarts && matches(ModelTask(plan: plan, origin: .outside)) {
             cancelledBeforeStart.insert(plan.gate)
         }
+        if queuedStarts { cancelEndedTasksOfWaitingDispatches(where: matches) }
     }
 
     private mutating func end(_ gate: Int, _ outcome: String) {
