@@ -70,7 +70,8 @@ final class PausingPollStore: Store<Int>, DefaultInitializable, @unchecked Senda
                 let dispatcher = Dispatcher()
                 try dispatcher.register(PollStore.self)
                 try dispatcher.register(
-                    NotesStore.self, persistence: Persistence(storage: storage, key: "notes", debounce: .seconds(3_600)))
+                    NotesStore.self, persistence: Persistence(storage: storage, key: "notes", debounce: .seconds(3_600))
+                )
                 try dispatcher.dispatch(.poll)
                 try dispatcher.dispatch(.addNote, payload: "kept")
                 dispatcher.dispatchTask(id: "socket") { _ in try await waitUntilCancelled() }

@@ -65,7 +65,8 @@ import Testing
                         then: [
                             .effect(TaskPlan(id: "a", gate: 3, dispatches: nil)),
                             .dispatch(
-                                Command(tag: 3, touches: [3], then: [.effect(TaskPlan(id: "c", gate: 5, dispatches: nil))])),
+                                Command(
+                                    tag: 3, touches: [3], then: [.effect(TaskPlan(id: "c", gate: 5, dispatches: nil))])),
                         ])),
             ]))
     }

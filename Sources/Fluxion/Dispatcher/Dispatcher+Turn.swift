@@ -75,13 +75,10 @@ extension Dispatcher {
         switch admitted {
         case .decided(.joinTransaction):
             transaction.enqueue(queued(steps.causeOfQueued ?? causeOfCurrentTask, nil))
-        case .decided(.refuse(let reason)):
-            throw refusal(reason, of: name)
-        case .decided(.queueBehindStep):
-            // NB: by the holder's code, or a factory it waits for: the effects its step committed start after it.
-            transaction.effects.defersStarts = true
+        case .decided(.refuse):
+            throw refusal(of: name)
         case .decided:
-            return  // NB: waiting for a release, or held for the present
+            return  // NB: queued behind the step, waiting for a release, or held for the present
         case .runs(let list, let passage):
             var failure: (any Error)?
             let began = steps.beginDirect()

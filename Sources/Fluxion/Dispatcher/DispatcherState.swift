@@ -33,6 +33,16 @@ struct DispatcherState {
         turn.admits(thread, isCreatingForHolder: isCreatingForHolder(thread))
     }
 
+    /// Why an action or a batch from the code running now is refused, if it is: it belongs to a task of this
+    /// dispatcher that was cancelled, or the dispatcher shuts down.
+    @inline(__always)
+    func refusal(ofCallerOf dispatcher: ObjectIdentifier) -> Admission.RefusedCaller {
+        // NB: set by the first cancellation, shutdown's too: until then, no arrival checks more.
+        guard tasks.hasCancelled else { return .no }
+        if isInCancelledTask(of: dispatcher) { return .cancelledTask }
+        return tasks.isClosed ? .shutDown : .no
+    }
+
     /// Whether the code running now belongs to a task of this dispatcher that was cancelled.
     func isInCancelledTask(of dispatcher: ObjectIdentifier) -> Bool {
         guard tasks.hasCancelled, let task = TrackedTask.currentIfAny, task.dispatcher == dispatcher else {

@@ -198,13 +198,6 @@ extension Dispatcher {
     ///
     /// NB: the dispatcher is let go before the drain waiters resume: `shutdown()` returns with none kept.
     static func execute(effect task: TrackedTask) async throws {
-        let (end, failure) = await run(effect: task)
-        end.tell()
-        if let failure { throw failure }
-    }
-
-    /// Runs an effect's work; returns what to tell of its end, and what it threw.
-    private static func run(effect task: TrackedTask) async -> (TaskEnd, (any Error)?) {
         // NB: set before its task was started, and taken only here.
         let dispatcher = task.owner.take().unsafelyUnwrapped
         defer { task.work = nil }  // NB: the work is released as the task ends, whoever keeps the task
@@ -212,13 +205,21 @@ extension Dispatcher {
         // NB: a task cancelled before it started — before its turn ended — never runs its work. Once started,
         // it runs, and sees its cancellation as Swift tasks do.
         guard !task.startsCancelled, let work = task.work else {
-            return (dispatcher.endTask(task, .cancelled), CancellationError())
+            let end = dispatcher.endTask(task, .cancelled)
+            _ = consume dispatcher
+            end?.tell()
+            throw CancellationError()
         }
         do {
             try await TrackedTask.$current.withValue(task) { try await work(dispatcher) }
-            return (dispatcher.endTask(task, .finished), nil)
         } catch {
-            return (dispatcher.endTask(task, dispatcher.reportThrown(error, by: task)), error)
+            let end = dispatcher.endTask(task, dispatcher.reportThrown(error, by: task))
+            _ = consume dispatcher
+            end?.tell()
+            throw error
         }
+        let end = dispatcher.endTask(task, .finished)
+        _ = consume dispatcher
+        end?.tell()
     }
 }

@@ -143,29 +143,29 @@ extension Dispatcher {
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value,
         as tracked: TrackedTask
     ) async throws -> Value {
-        let (end, result) = await run(work, as: tracked)
-        end.tell()
-        return try result.get()
-    }
-
-    /// Runs a task's work; returns what to tell of its end, and what the work returned or threw.
-    private static func run<Value: Sendable>(
-        _ work: @escaping @Sendable (Dispatcher) async throws -> Value,
-        as tracked: TrackedTask
-    ) async -> (TaskEnd, Result<Value, any Error>) {
         // NB: set before its work may run (its registration, or its gate's opening), and taken only here.
         let dispatcher = tracked.owner.take().unsafelyUnwrapped
         TrackedTask.wasEverBound.set(true)
         // NB: a task cancelled before it started (a queued start `cancelTasks(id:)` reached) never runs its work.
         if tracked.startsCancelled {
-            return (dispatcher.endTask(tracked, .cancelled), .failure(CancellationError()))
+            let end = dispatcher.endTask(tracked, .cancelled)
+            _ = consume dispatcher
+            end?.tell()
+            throw CancellationError()
         }
+        let value: Value
         do {
-            let value = try await TrackedTask.$current.withValue(tracked) { try await work(dispatcher) }
-            return (dispatcher.endTask(tracked, .finished), .success(value))
+            value = try await TrackedTask.$current.withValue(tracked) { try await work(dispatcher) }
         } catch {
-            return (dispatcher.endTask(tracked, dispatcher.reportThrown(error, by: tracked)), .failure(error))
+            let end = dispatcher.endTask(tracked, dispatcher.reportThrown(error, by: tracked))
+            _ = consume dispatcher
+            end?.tell()
+            throw error
         }
+        let end = dispatcher.endTask(tracked, .finished)
+        _ = consume dispatcher
+        end?.tell()
+        return value
     }
 
     /// Reports what a task's work threw, unless it is the `CancellationError` of a cancelled task.
@@ -175,25 +175,21 @@ extension Dispatcher {
         return .failed(error)
     }
 
-    /// Forgets an ended task; returns what to tell of its end once unlocked: the drain waiters to resume if
-    /// nothing else runs, and the observers of task ends.
-    func endTask(_ task: TrackedTask, _ outcome: EffectOutcome) -> TaskEnd {
-        typealias Told = (
-            waiters: [CheckedContinuation<Void, Never>], ends: [@Sendable () -> Void],
-            events: [@Sendable (TaskEvent) -> Void]
-        )
-        let (waiters, observers, eventObservers) = state.withLock { state -> Told in
+    /// Forgets an ended task; returns what to tell of its end once the task has let go of the dispatcher, or
+    /// `nil` when nobody waits or watches (most often).
+    func endTask(_ task: TrackedTask, _ outcome: EffectOutcome) -> TaskEnd? {
+        state.withLock { state -> TaskEnd? in
             state.tasks.end(task)
             state.turn.taskCount = state.tasks.count
             // NB: most often nobody waits or watches: nothing is copied out of the lock.
             guard state.turn.hasDrainWaiters || !state.taskEndObservers.isEmpty || !state.taskEventObservers.isEmpty
-            else { return ([], [], []) }
-            let eventObservers =
+            else { return nil }
+            let events =
                 task.effect == nil || state.taskEventObservers.isEmpty ? [] : Array(state.taskEventObservers.values)
-            return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers, eventObservers)
+            return TaskEnd(
+                effect: task.effect, outcome: outcome, waiters: state.turn.takeDrainWaitersIfDrained(),
+                observers: state.taskEndObservers, events: events)
         }
-        return TaskEnd(
-            effect: task.effect, outcome: outcome, waiters: waiters, observers: observers, events: eventObservers)
     }
 
     /// The tracked task of this dispatcher the running code belongs to, if any.

@@ -3,16 +3,28 @@ import Foundation
 /// What a tracked task's end tells, once the task has let go of its dispatcher: the observers of task
 /// events (a journal notes the effect's outcome), the drain waiters it resumes, and the observers of task ends.
 ///
-/// NB: built under the dispatcher's lock as the task is forgotten, and told by the task after the frame that
-/// held the dispatcher returned: a `shutdown()` its end resumes returns with nothing of the dispatcher kept.
-struct TaskEnd {
-    let effect: EffectTag?
-    let outcome: EffectOutcome
-    let waiters: [CheckedContinuation<Void, Never>]
-    let observers: [@Sendable () -> Void]
-    let events: [@Sendable (TaskEvent) -> Void]
+/// NB: made under the dispatcher's lock as the task is forgotten, only when someone waits or watches (a
+/// class: an absent one costs no destruction of its fields), and told by the task once it let go of the
+/// dispatcher: a `shutdown()` its end resumes returns with nothing of the dispatcher kept.
+final class TaskEnd {
+    private let effect: EffectTag?
+    private let outcome: EffectOutcome
+    private let waiters: [CheckedContinuation<Void, Never>]
+    private let observers: [@Sendable () -> Void]
+    private let events: [@Sendable (TaskEvent) -> Void]
 
-    /// Tells each observer, in order, and resumes the drain waiters.
+    init(
+        effect: EffectTag?, outcome: EffectOutcome, waiters: [CheckedContinuation<Void, Never>],
+        observers: [@Sendable () -> Void], events: [@Sendable (TaskEvent) -> Void]
+    ) {
+        self.effect = effect
+        self.outcome = outcome
+        self.waiters = waiters
+        self.observers = observers
+        self.events = events
+    }
+
+    /// Tells each observer of task events, resumes the drain waiters, then tells the observers of task ends.
     func tell() {
         if let effect, !events.isEmpty {
             let event = TaskEvent.ended(effect, outcome, at: .readingRealTimeClock())

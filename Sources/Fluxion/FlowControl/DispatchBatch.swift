@@ -105,8 +105,8 @@ extension Dispatcher {
         let thread = ThreadID.current
         let decision = state.withLockWaiting { admit(.batch, from: thread, in: &$0, queueing: Self.neverQueued) }
         switch decision {
-        case .refuse(let reason):
-            throw refusal(reason, of: name)
+        case .refuse:
+            throw refusal(of: name)
         case .runInsideTurn:
             // NB: this thread runs an action or a batch: a batch folds into a running batch,
             // between its actions, never inside a handler.

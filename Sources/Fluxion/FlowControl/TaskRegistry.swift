@@ -164,8 +164,12 @@ struct TaskRegistry {
 
     /// Forgets the cancellations the tasks asked for so far have been checked against: no step that asked for
     /// a task before them is still uncommitted.
+    @inline(__always)  // NB: most often there are none: the test costs no call
     mutating func forgetRecent() {
-        guard !recent.isEmpty else { return }
+        if !recent.isEmpty { forgetEveryRecent() }
+    }
+
+    private mutating func forgetEveryRecent() {
         recent.removeAll(keepingCapacity: true)
         if isClosed { recent.append(Cancellation(serial: .max, id: nil)) }
     }
