@@ -115,7 +115,7 @@ extension Dispatcher {
         cancelTasks(TaskKey(id))
     }
 
-    /// Cancels the tasks under `id`, every task for `nil`, in every state (see ``TaskRegistry``).
+    /// Cancels the tasks under `id`, every task for `nil`, in every state (see `TaskRegistry`).
     private func cancelTasks(_ id: TaskKey?) {
         let cancellations = state.withLock { state in
             hasCancelledTasks.set(true)
