@@ -107,18 +107,15 @@ final class Mutexed<Value>: @unchecked Sendable {  // `value` guarded by `lock`
         let dispatcher = try makeDispatcher()
         let journal = try Journal(recording: dispatcher)
         try dispatcher.dispatch(.startSync)
+        // NB: waited for on a thread of its own, so that no thread of the concurrency pool blocks. The first
+        // sync's work has begun: a cancellation that came before would keep it from ever running.
+        let arrivals = SyncStore.arrivals
+        await onThread { arrivals.wait(for: 1) }
 
         try dispatcher.dispatch(.restartSync)
 
         // NB: the first sync began and was cancelled; the second, asked for after the cancellation, began.
-        // NB: waited for on a thread of its own, so that no thread of the concurrency pool blocks.
-        let arrivals = SyncStore.arrivals
-        await withCheckedContinuation { (arrived: CheckedContinuation<Void, Never>) in
-            Thread {
-                arrivals.wait(for: 3)
-                arrived.resume()
-            }.start()
-        }
+        await onThread { arrivals.wait(for: 3) }
         #expect(Set(SyncStore.events.values) == ["sync 1 began", "sync 1 cancelled", "sync 2 began"])
         let effects = try #require(journal.records.last?.effects)
         #expect(effects.map(\.name) == ["cancel sync", "sync"])

@@ -38,7 +38,8 @@ import Testing
     private func effect(placedBy steps: StepLedger, id: String?, action: String) -> TrackedTask {
         let place = steps.placeEffect()
         return TrackedTask(
-            dispatcher: ObjectIdentifier(steps), id: id.map(TaskKey.init), effectOf: (place.step, place.index, action))
+            dispatcher: ObjectIdentifier(steps), id: id.map(TaskKey.init), requestSerial: 0,
+            effectOf: (place.step, place.index, action))
     }
 
     /// A dispatch that gives its turn up while another thread creates a store keeps its step; the

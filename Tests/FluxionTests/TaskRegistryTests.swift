@@ -19,8 +19,8 @@ import Testing
 
     private static let dispatcher = ObjectIdentifier(Cancellations.self)
 
-    private static func task(_ id: String?, parent: TrackedTask? = nil) -> TrackedTask {
-        TrackedTask(dispatcher: dispatcher, id: id.map(TaskKey.init), parent: parent)
+    private static func task(_ id: String?, parent: TrackedTask? = nil, asked serial: UInt64 = 0) -> TrackedTask {
+        TrackedTask(dispatcher: dispatcher, id: id.map(TaskKey.init), requestSerial: serial, parent: parent)
     }
 
     @Test func cancellingAnIdMarksOnlyItsTasksAndHandsOutTheirCancellations() {
@@ -33,7 +33,7 @@ import Testing
         _ = registry.attach(Handle(cancellations: cancelled, weight: 100), to: other)
 
         let key = TaskKey("search")
-        for handle in registry.cancel(where: { $0 == key }) { handle.cancel() }
+        for handle in registry.cancel(key) { handle.cancel() }
 
         #expect(cancelled.count == 1)
         #expect(registry.isCancelled(search) && !registry.isCancelled(other))
@@ -46,7 +46,7 @@ import Testing
         var registry = TaskRegistry()
         let search = Self.task("search")
         _ = registry.begin(search, cancellingInFlight: false)
-        _ = registry.cancel { $0 == TaskKey("search") }
+        _ = registry.cancel(TaskKey("search"))
 
         registry.end(search)
 
@@ -63,7 +63,7 @@ import Testing
         for task in [parent, child, grandchild, other] { _ = registry.begin(task, cancellingInFlight: false) }
 
         let key = TaskKey("parent")
-        _ = registry.cancel { $0 == key }
+        _ = registry.cancel(key)
 
         #expect(parent.isCancelled && child.isCancelled && grandchild.isCancelled)
         #expect(child.isCancelledItself && grandchild.isCancelledItself, "their tasks are cancelled too")
@@ -75,7 +75,7 @@ import Testing
         var registry = TaskRegistry()
         let parent = Self.task("parent")
         _ = registry.begin(parent, cancellingInFlight: false)
-        _ = registry.cancel { $0 == TaskKey("parent") }
+        _ = registry.cancel(TaskKey("parent"))
 
         let child = Self.task(nil, parent: parent)
         _ = registry.begin(child, cancellingInFlight: false)
@@ -90,7 +90,7 @@ import Testing
         let task = Self.task(nil)
         _ = registry.begin(task, cancellingInFlight: false)
 
-        let handedOut = registry.cancel { _ in true }
+        let handedOut = registry.cancel(nil)
         let cancelNow = registry.attach(Handle(), to: task)
 
         #expect(handedOut.isEmpty, "nothing to call yet")
@@ -117,7 +117,7 @@ import Testing
         _ = registry.begin(replacing, cancellingInFlight: true)
         #expect(!queued.isCancelled, "a cancelInFlight cancels only the tasks running")
 
-        _ = registry.cancel { $0 == TaskKey("search") }
+        _ = registry.cancel(TaskKey("search"))
         #expect(queued.isCancelled)
         _ = registry.begin(queued, cancellingInFlight: false)
         let isCancelledOnAttach = registry.attach(Handle(), to: queued)
@@ -137,13 +137,69 @@ import Testing
         #expect(registry.count == 2)
         let attachedAfterItsEnd = registry.attach(Handle(), to: tasks[1])
         #expect(!attachedAfterItsEnd, "an ended task is not attached again")
-        let handedOut = registry.cancel { _ in true }
+        let handedOut = registry.cancel(nil)
         #expect(handedOut.count == 2)
         #expect(tasks[0].isCancelled && tasks[2].isCancelled && !tasks[1].isCancelled && !tasks[3].isCancelled)
         registry.end(tasks[0])
         registry.end(tasks[2])
-        let none = registry.cancel { _ in true }
+        let none = registry.cancel(nil)
         #expect(registry.count == 0 && none.isEmpty)
+    }
+
+    /// A task a step asked for, not registered yet, is reached at its commit by a cancellation recorded after
+    /// it was asked for; one asked for after the cancellation is not.
+    @Test func aCancellationRecordedWhileAStepRunsReachesTheTasksItAskedForBefore() {
+        var registry = TaskRegistry()
+        let before = Self.task("import", asked: registry.cancellations)
+        _ = registry.cancel(TaskKey("import"), recording: true)
+        let after = Self.task("import", asked: registry.cancellations)
+        let other = Self.task("other", asked: 0)
+
+        for task in [before, after, other] { _ = registry.begin(task, cancellingInFlight: false) }
+
+        #expect(before.isCancelled && before.startsCancelled, "its work never runs")
+        #expect(!after.isCancelled && !other.isCancelled)
+        let isCancelledOnAttach = registry.attach(Handle(), to: before)
+        #expect(isCancelledOnAttach)
+    }
+
+    @Test func aQueuedStartAskedForBeforeARecordedCancellationIsReachedAsItIsQueued() {
+        var registry = TaskRegistry()
+        let queued = Self.task("import", asked: registry.cancellations)
+        _ = registry.cancel(nil, recording: true)
+
+        registry.queueStart(of: queued)
+
+        #expect(queued.isCancelled)
+    }
+
+    @Test func aCancellationNotRecordedOrForgottenReachesNoTaskAskedForBefore() {
+        var registry = TaskRegistry()
+        let (unrecorded, forgotten) = (Self.task("import"), Self.task("other"))
+        _ = registry.cancel(TaskKey("import"))
+        _ = registry.begin(unrecorded, cancellingInFlight: false)
+        #expect(!unrecorded.isCancelled, "no turn was held: no step had asked for it")
+
+        _ = registry.cancel(TaskKey("other"), recording: true)
+        registry.forgetRecent()
+        _ = registry.begin(forgotten, cancellingInFlight: false)
+        #expect(!forgotten.isCancelled, "the step that could have asked for it before had committed")
+    }
+
+    @Test func closingCancelsEveryTaskAndEveryTaskAskedForAfterward() {
+        var registry = TaskRegistry()
+        let (running, queued) = (Self.task("poll"), Self.task(nil))
+        _ = registry.begin(running, cancellingInFlight: false)
+        _ = registry.attach(Handle(), to: running)
+        registry.queueStart(of: queued)
+
+        let handedOut = registry.close()
+        registry.forgetRecent()
+        let later = Self.task("poll", asked: registry.cancellations)
+        _ = registry.begin(later, cancellingInFlight: false)
+
+        #expect(handedOut.count == 1 && running.isCancelled && queued.isCancelled)
+        #expect(registry.isClosed && later.isCancelled && later.startsCancelled)
     }
 
     @Test func runningTasksKeepTheTurnFromBeingDrained() async {

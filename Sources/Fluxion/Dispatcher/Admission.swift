@@ -10,6 +10,7 @@
 /// | action | the caller acts for the holder, between two actions, suspended, not exclusive (a read) | ``Decision/waitForRelease`` |
 /// | action | the caller acts for the holder (an observer, a middleware, a factory it waits for) | ``Decision/queueBehindStep`` |
 /// | action | it comes from a cancelled task | ``Decision/refuse(_:)`` `.cancelledTask` |
+/// | action | the dispatcher shuts down | ``Decision/refuse(_:)`` `.shutDown` |
 /// | action | it comes from a task while a journal shows the past | ``Decision/holdForPresent`` |
 /// | action | the dispatcher is suspended, and the action is not exclusive | ``Decision/waitForRelease`` |
 /// | action | the turn is free | ``Decision/run`` |
@@ -17,6 +18,7 @@
 /// | batch, read | the caller acts for the holder | ``Decision/runInsideTurn`` |
 /// | move | the caller acts for the holder | ``Decision/refuse(_:)`` `.moveInsideDispatch` |
 /// | batch | it comes from a cancelled task | ``Decision/refuse(_:)`` `.cancelledTask` |
+/// | batch | the dispatcher shuts down | ``Decision/refuse(_:)`` `.shutDown` |
 /// | batch, read, move | the turn is free | ``Decision/run`` |
 /// | batch, read, move | — | ``Decision/waitForTurn`` |
 /// | effect | the caller runs the handler call its `Effects` was given to | ``Decision/startOnCommit`` |
@@ -59,9 +61,18 @@ enum Admission {
         /// The turn's holder runs no action: it reads between two.
         var holderIsBetweenActions = false
         var isSuspended = false
+        /// Why an action or a batch from the caller is refused, if it is: its code belongs to a task cancelled
+        /// through the dispatcher, or the dispatcher shuts down (the first, when both hold). One fact, so that
+        /// an arrival that is not refused costs one test.
+        ///
+        /// NB: not an optional `Refusal`: its first case is the zero a new `Facts` is made of.
+        var refusedCaller = RefusedCaller.no
         /// The code arriving belongs to a task cancelled through the dispatcher (for `released`, the task
         /// that made the dispatch).
-        var isInCancelledTask = false
+        var isInCancelledTask: Bool {
+            get { refusedCaller == .cancelledTask }
+            set { refusedCaller = newValue ? .cancelledTask : (refusedCaller == .cancelledTask ? .no : refusedCaller) }
+        }
         /// The code arriving belongs to a tracked task, and a journal shows the past (tasks' dispatches are held).
         var isTaskWhilePastIsShown = false
         var isTurnFree = false
@@ -71,6 +82,24 @@ enum Admission {
         var runsEffectsCall = false
         /// A journal shows the past, and is not moving (its own travel is the one step it lets through).
         var isPastShown = false
+        /// ``Dispatcher/shutdown()`` has begun (and the code arriving belongs to no cancelled task).
+        var isShutDown: Bool {
+            get { refusedCaller == .shutDown }
+            set {
+                if newValue, refusedCaller == .no { refusedCaller = .shutDown }
+                if !newValue, refusedCaller == .shutDown { refusedCaller = .no }
+            }
+        }
+    }
+
+    /// Whether, and why, an action or a batch from a caller is refused (``Facts/refusedCaller``).
+    enum RefusedCaller: Equatable {
+        case no
+        case cancelledTask
+        case shutDown
+
+        /// The refusal, for a caller that is refused.
+        var refusal: Refusal { self == .shutDown ? .shutDown : .cancelledTask }
     }
 
     /// Where the arrival goes.
@@ -107,6 +136,8 @@ enum Admission {
         case effectOutsideHandler
         /// A step reaching the stores while a journal shows the past.
         case pastIsShown
+        /// An action or a batch from outside the running turn once ``Dispatcher/shutdown()`` has begun.
+        case shutDown
     }
 
     /// The decision for `arrival`, given `facts`: the table above.
@@ -119,13 +150,13 @@ enum Admission {
                 return facts.holderIsBetweenActions && facts.isSuspended && !exclusively
                     ? .waitForRelease : .queueBehindStep
             }
-            if facts.isInCancelledTask { return .refuse(.cancelledTask) }
+            if facts.refusedCaller != .no { return .refuse(facts.refusedCaller.refusal) }
             if facts.isTaskWhilePastIsShown { return .holdForPresent }
             if facts.isSuspended, !exclusively { return .waitForRelease }
             return facts.isTurnFree ? .run : .waitForTurn
         case .batch, .read, .move:
             if facts.actsForHolder { return arrival == .move ? .refuse(.moveInsideDispatch) : .runInsideTurn }
-            if arrival == .batch, facts.isInCancelledTask { return .refuse(.cancelledTask) }
+            if arrival == .batch, facts.refusedCaller != .no { return .refuse(facts.refusedCaller.refusal) }
             return facts.isTurnFree ? .run : .waitForTurn
         case .effect:
             return facts.runsEffectsCall ? .startOnCommit : .refuse(.effectOutsideHandler)

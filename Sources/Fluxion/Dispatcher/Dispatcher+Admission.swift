@@ -15,7 +15,10 @@ extension Dispatcher {
         let facts = facts(about: thread, in: state)
         let decision = Admission.decide(arrival, facts)
         switch decision {
-        case .queueBehindStep: state.turn.queueBehindHolder(queueing(true))
+        case .queueBehindStep:
+            // NB: by the holder's code, or a factory it waits for: the effects its step committed start after it.
+            transaction.effects.defersStarts = true
+            state.turn.queueBehindHolder(queueing(true))
         case .waitForRelease: state.turn.waitForRelease(queueing(facts.actsForHolder))
         case .holdForPresent: state.turn.hold(queueing(false))
         case .run:
@@ -37,7 +40,7 @@ extension Dispatcher {
         facts.holderIsBetweenActions = state.turn.holderIsBetweenActions
         facts.isSuspended = state.turn.isSuspended
         facts.isTurnFree = state.turn.holder == nil
-        facts.isInCancelledTask = state.isInCancelledTask(of: ObjectIdentifier(self))
+        facts.refusedCaller = state.refusal(ofCallerOf: ObjectIdentifier(self))
         // NB: the task-local value is read only while a journal shows the past.
         facts.isTaskWhilePastIsShown = state.turn.holdsTaskDispatches && currentTask != nil
         return facts
@@ -55,9 +58,11 @@ extension Dispatcher {
         preconditionFailure("a batch, a read or a move is never queued")
     }
 
-    /// Reports that `name`, an action or a batch from a task cancelled through the dispatcher, was
-    /// refused; returns the error to throw.
-    func refusal(of name: String) -> CancellationError {
+    /// The error to throw for `name`, an action or a batch refused: from a task cancelled through the
+    /// dispatcher (reported to `onTaskError` too), or once the dispatcher shuts down.
+    func refusal(of name: String) -> any Error {
+        let reason = state.withLock { $0.refusal(ofCallerOf: ObjectIdentifier(self)) }
+        guard reason != .shutDown else { return FluxionError.dispatcherShutDown(action: name) }
         report(TaskError(.refused, taskID: currentTask?.id?.value, action: name, error: CancellationError()))
         return CancellationError()
     }

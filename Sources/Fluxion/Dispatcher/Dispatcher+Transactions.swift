@@ -180,9 +180,11 @@ extension Dispatcher {
         // NB: effects alone, the most common case, skip the turn's queue (see `EffectStarts`).
         if !transaction.effects.requested.isEmpty, commitRequestedEffects() { return }
         transaction.moveQueued { queued in
+            transaction.effects.defersStarts = true  // NB: no task's work begins before the queue is run
             state.withLock { state in
                 // NB: a start queued behind the step is a task `cancelTasks(id:)` reaches before it starts.
                 queued.visitActions { if $0.isEffect, let task = $0.task { state.tasks.queueStart(of: task) } }
+                state.tasks.forgetRecent()
                 state.turn.enqueue(&queued)
             }
         }

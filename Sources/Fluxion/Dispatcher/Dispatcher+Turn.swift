@@ -15,13 +15,17 @@
 //   │                                   ├─ commit: its deferred work (effects, dispatchTask from the step,
 //   │                                   │   queued actions) moves to the turn's queue ─▶ observers hear it;
 //   │                                   │   effects alone, with the turn's queue empty, are registered in
-//   │                                   │   that same lock instead, to start first (see `EffectStarts`)
+//   │                                   │   that same lock instead (see `EffectStarts`); either lock checks
+//   │                                   │   the tasks against the cancellations made since they were asked
+//   │                                   │   for (`TaskRegistry`)
 //   │                                   └─ roll back: its deferred work is dropped (the tasks throw
 //   │                                       CancellationError without running)
-//   │◀── drainQueueAndEndTurn: the registered effects' tasks start (`execute` runs each one's work with the
-//         task-local `TrackedTask`), then the queue runs, in order (QueuedAction.perform; a queued effect's
-//         start registers its task and starts it), each action followed by the effects its step registered;
-//         then the turn is given up, in the lock that attaches the last tasks, and the drain waiters resume.
+//   │◀── drainQueueAndEndTurn: with nothing queued, the registered effects' tasks start (`execute` runs
+//         each one's work with the task-local `TrackedTask`) and the turn is given up in the lock that
+//         attaches them; otherwise the queue runs first, in order (QueuedAction.perform; a queued effect's
+//         start registers its task), the tasks registered meanwhile wait (`deferCommittedEffects`), and
+//         once nothing is queued they start (`startAwaitingTasks`): a cancellation later in the turn keeps
+//         their work from running. Then the turn is given up, and the drain waiters resume.
 //
 //  A batch runs the same way with one transaction across its actions; a read takes the turn between two
 //  actions. A time-travel move (Journal.move) is a turn of its own: refused from inside one, it sets the
@@ -110,7 +114,8 @@ extension Dispatcher {
 
     /// Runs the queued actions in order, then gives up the dispatch turn.
     ///
-    /// The effects the steps committed start first, in order (see `EffectStarts`).
+    /// The effects the steps committed start before the turn is given up, in order, once nothing is queued
+    /// (see `EffectStarts`).
     func drainQueueAndEndTurn() {
         guard transaction.effects.committed.isEmpty else { return endTurnStartingEffects() }
         // NB: most often nothing was queued and nobody waits for a drain: the turn just ends.
@@ -123,8 +128,10 @@ extension Dispatcher {
     }
 
     /// Starts the effects the step committed; then, most often, ends the turn in the lock that attaches their
-    /// tasks; otherwise runs the queued actions first.
+    /// tasks; otherwise runs the queued actions first, and the effects start after them.
     private func endTurnStartingEffects() {
+        // NB: the step queued work behind it: the effects' work waits until that has run.
+        guard !transaction.effects.defersStarts else { return drainStartingEffects() }
         var started = startCommittedEffects()
         let ended = state.withLock { state in
             started.attach(in: &state.tasks)
@@ -136,27 +143,48 @@ extension Dispatcher {
         if !ended { drainStartingEffects() }
     }
 
-    /// Starts the effects the steps committed, then runs the queued actions in order, each followed by the
-    /// effects its step committed; then gives up the dispatch turn. Each lock attaches the tasks started before it.
+    /// Runs the queued actions in order; once none is left, starts the tasks the steps registered meanwhile,
+    /// in order, then gives up the dispatch turn (unless more was queued meanwhile: it runs first). Each lock
+    /// attaches the tasks started before it.
     private func drainStartingEffects() {
-        var started = startCommittedEffects()
-        var waiters: [CheckedContinuation<Void, Never>] = []
-        while let action = state.withLock({ state in
-            if !started.isEmpty { started.attach(in: &state.tasks) }
-            let next = state.turn.next(endingWith: &waiters)
-            if next == nil { self.state.broadcast() }
-            return next
-        }) {
-            if !started.isEmpty { started.finish() }
-            do {
-                try action.perform(on: self)
-            } catch {
-                report(error, of: action.action)
-            }
-            started = startCommittedEffects()
+        /// What the holder does next, as decided under the lock.
+        enum Next {
+            case perform(QueuedAction)
+            case start(through: (any TaskStarter)?)
+            case end
         }
-        if !started.isEmpty { started.finish() }
-        for waiter in waiters { waiter.resume() }
+        deferCommittedEffects()
+        var started = StartedEffects()
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        while true {
+            let next = state.withLock { state -> Next in
+                if !started.isEmpty { started.attach(in: &state.tasks) }
+                if let action = state.turn.popQueued() { return .perform(action) }
+                if !transaction.effects.awaiting.isEmpty || !transaction.effects.awaitingGates.isEmpty {
+                    return .start(through: prepareAwaitingStarts(in: &state))
+                }
+                transaction.effects.defersStarts = false
+                state.tasks.forgetRecent()
+                state.turn.end(resuming: &waiters)
+                self.state.broadcast()
+                return .end
+            }
+            if !started.isEmpty { started.finish() }
+            switch next {
+            case .perform(let action):
+                do {
+                    try action.perform(on: self)
+                } catch {
+                    report(error, of: action.action)
+                }
+                deferCommittedEffects()
+            case .start(let starter):
+                started = startAwaitingTasks(through: starter)
+            case .end:
+                for waiter in waiters { waiter.resume() }
+                return
+            }
+        }
     }
 
     // MARK: Suspending
@@ -197,15 +225,24 @@ extension Dispatcher {
     /// early when the calling task is cancelled, so that a time limit ends a
     /// test waiting here.
     public func waitUntilDrained() async {
+        await waitUntilDrained(untilCancelled: true)
+    }
+
+    /// Returns once nothing runs or waits; with `untilCancelled`, also once the calling task is cancelled.
+    func waitUntilDrained(untilCancelled: Bool) async {
         let id = state.withLock { $0.turn.drainWaiterID() }
         // NB: a tracked task of this dispatcher waits for the others, not for itself.
         let ownTasks = currentTask == nil ? 0 : 1
-        await withTaskCancellationHandler {
+        let wait = {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                if !state.withLock({ $0.turn.addDrainWaiter(continuation, id: id, ownTasks: ownTasks) }) {
+                if !self.state.withLock({ $0.turn.addDrainWaiter(continuation, id: id, ownTasks: ownTasks) }) {
                     continuation.resume()
                 }
             }
+        }
+        guard untilCancelled else { return await wait() }
+        await withTaskCancellationHandler {
+            await wait()
         } onCancel: {
             state.withLock { $0.turn.cancelDrainWaiter(id) }?.resume()
         }

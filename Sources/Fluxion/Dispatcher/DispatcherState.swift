@@ -33,12 +33,30 @@ struct DispatcherState {
         turn.admits(thread, isCreatingForHolder: isCreatingForHolder(thread))
     }
 
+    /// Why an action or a batch from the code running now is refused, if it is: it belongs to a task of this
+    /// dispatcher that was cancelled, or the dispatcher shuts down.
+    @inline(__always)
+    func refusal(ofCallerOf dispatcher: ObjectIdentifier) -> Admission.RefusedCaller {
+        // NB: set by the first cancellation, shutdown's too: until then, no arrival checks more.
+        guard tasks.hasCancelled else { return .no }
+        if isInCancelledTask(of: dispatcher) { return .cancelledTask }
+        return tasks.isClosed ? .shutDown : .no
+    }
+
     /// Whether the code running now belongs to a task of this dispatcher that was cancelled.
     func isInCancelledTask(of dispatcher: ObjectIdentifier) -> Bool {
         guard tasks.hasCancelled, let task = TrackedTask.currentIfAny, task.dispatcher == dispatcher else {
             return false
         }
         return task.isCancelled
+    }
+
+    /// Marks as cancelled the tasks under `id` (every task for `nil`) whose dispatches still wait — held while a
+    /// journal shows the past, waiting for a release, or queued — even those that ended.
+    mutating func reachTasksOfWaitingDispatches(by id: TaskKey?) {
+        var waiting: [TrackedTask] = []
+        turn.visitTasksOfWaitingDispatches { waiting.append($0) }
+        for task in waiting { tasks.reachEnded(task, by: id) }
     }
 
     /// Whether `thread` runs a store factory while the turn holder waits for a store.

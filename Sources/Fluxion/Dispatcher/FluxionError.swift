@@ -83,6 +83,10 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A ``DispatchBatch`` was used after its batch ended, or on another thread; the action is named.
     case batchEnded(String)
 
+    /// An action or a batch (``AnyAction/batchName``) was dispatched once ``Dispatcher/shutdown()`` had begun;
+    /// the action is named. A dispatcher that shuts down runs nothing new: nothing reached its stores.
+    case dispatcherShutDown(action: String)
+
     /// A human-readable message naming what was wrong.
     public var description: String {
         switch self {
@@ -122,6 +126,8 @@ public enum FluxionError: Error, Equatable, Sendable, CustomStringConvertible {
             "A batch cannot start while an action runs (in a handler, an observer, a middleware or a hook); dispatch its actions, which are queued, instead."
         case .batchEnded(let action):
             "Action '\(action)' was dispatched through a batch that has ended, or from another thread."
+        case .dispatcherShutDown(let action):
+            "'\(action)' was dispatched after shutdown() began; a dispatcher that shuts down runs no new action or batch (make a new dispatcher to go on)."
         case .effectOutsideHandler(let id):
             "An effect\(id.map { " (id \($0))" } ?? "") was asked for outside the handler call its Effects was given to; call effects.run only while the handler runs, or use Dispatcher.dispatchTask."
         }

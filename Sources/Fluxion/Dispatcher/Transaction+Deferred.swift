@@ -23,13 +23,6 @@ extension Transaction {
     /// Whether the transaction's code dispatched actions or asked for effects, which wait for it to end.
     var hasQueued: Bool { !queued.isEmpty || !effects.requested.isEmpty }
 
-    /// The tasks whose start is queued in the transaction, to begin once it commits.
-    var queuedStarts: [TrackedTask] {
-        var tasks = Array(effects.requested)
-        queued.visitActions { if $0.isEffect, let task = $0.task { tasks.append(task) } }
-        return tasks
-    }
-
     /// Hands the actions dispatched during the ended transaction to `body`, which takes them all;
     /// does nothing when there are none. NB: the queue keeps its buffer for the next transaction.
     func moveQueued(_ body: (inout ActionQueue) -> Void) {

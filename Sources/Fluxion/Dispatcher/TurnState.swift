@@ -93,6 +93,14 @@ struct TurnState {
         swap(&held, &queue)
     }
 
+    /// Calls `body` with the tracked task of each dispatch still held, waiting for a release or queued: a
+    /// cancellation reaches the task through them even once it ended.
+    func visitTasksOfWaitingDispatches(_ body: (TrackedTask) -> Void) {
+        for actions in [held, suspended, queue] {
+            actions.visitActions { if !$0.isEffect, let task = $0.task { body(task) } }
+        }
+    }
+
     /// Stops holding, and returns the held actions, which will not run.
     mutating func takeHeld() -> ActionQueue {
         holdsTaskDispatches = false
@@ -101,14 +109,26 @@ struct TurnState {
         return taken
     }
 
+    /// The next queued action for the holder to run, keeping the turn; `nil` when none is queued.
+    mutating func popQueued() -> QueuedAction? {
+        queue.popFirst()
+    }
+
     /// The next queued action for the holder to run, keeping the turn; or `nil`, and the turn is given up.
     ///
     /// - Parameter waiters: Set, when the turn is given up, to the drain waiters to resume.
     mutating func next(endingWith waiters: inout [CheckedContinuation<Void, Never>]) -> QueuedAction? {
-        if let action = queue.popFirst() { return action }
+        if let action = popQueued() { return action }
+        end(resuming: &waiters)
+        return nil
+    }
+
+    /// Gives the turn up, nothing being queued.
+    ///
+    /// - Parameter waiters: Set to the drain waiters to resume.
+    mutating func end(resuming waiters: inout [CheckedContinuation<Void, Never>]) {
         holder = nil
         waiters = takeDrainWaitersIfDrained()
-        return nil
     }
 
     /// Gives the turn up if no action is queued and no drain waiter waits; whether it did.

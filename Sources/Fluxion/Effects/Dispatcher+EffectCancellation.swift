@@ -23,7 +23,8 @@ extension Dispatcher {
     /// Cancels the tasks under the id of `tag`, a committed step's cancellation, and tells the journals.
     ///
     /// NB: a replay cancels nothing: it starts no task, and its journal lines tell what happened. Starts
-    /// queued before it ran already; those queued after it are not reached.
+    /// queued before it are registered already, their work not begun (it begins once nothing is queued): they
+    /// never run it. Those queued after it were asked for after it, and are not reached.
     private func cancel(as tag: EffectTag) {
         let observers = state.withLock { state in
             state.effectPauses > 0 ? nil : Array(state.taskEventObservers.values)
@@ -33,7 +34,8 @@ extension Dispatcher {
         let cancellations = state.withLock { state in
             hasCancelledTasks.set(true)
             defer { taskCancellations.store(state.tasks.cancellations) }
-            return state.tasks.cancel(queuedStarts: false) { $0 == tag.id }
+            // NB: it runs between two steps: no task waits for a commit.
+            return state.tasks.cancel(tag.id, queuedStarts: false)
         }
         for cancellation in cancellations { cancellation.cancel() }
         let now = Date.readingRealTimeClock()

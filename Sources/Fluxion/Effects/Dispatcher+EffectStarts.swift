@@ -5,7 +5,7 @@ import Foundation
 // holder starts its task once the step is over (its observers have heard it, its journal has recorded it),
 // and attaches the task in the lock that ends the turn — no hop through the turn's queue, and two lock
 // pairs fewer. Otherwise the effect's start is queued, in its place, as a start of its own (see
-// `EffectStarts`).
+// `EffectStarts`); either way, no effect's work begins before the turn's queue is empty.
 extension Dispatcher {
     /// Asks for an effect of the running action: it starts once the action commits.
     ///
@@ -28,15 +28,18 @@ extension Dispatcher {
                 TaskError(.refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(name)))
         }
         let place = steps.placeEffect()
+        // NB: the count of cancellations so far, read unlocked: one asked for after it reaches it at the commit.
         transaction.enqueue(
             effect: TrackedTask(
-                dispatcher: ObjectIdentifier(self), id: id, effectOf: (place.step, place.index, transaction.actionName),
-                work: work, priority: priority, cancellingInFlight: cancellingInFlight))
+                dispatcher: ObjectIdentifier(self), id: id, requestSerial: taskCancellations.value,
+                effectOf: (place.step, place.index, transaction.actionName), work: work, priority: priority,
+                cancellingInFlight: cancellingInFlight))
     }
 
-    /// Registers the effects of the transaction that just committed, to start before anything queued runs;
+    /// Registers the effects of the transaction that just committed, to start before the turn is given up;
     /// returns `false`, and queues their starts instead, behind actions already queued.
     ///
+    /// The cancellations asked for since each effect was asked for reach it here, in the lock.
     /// NB: called only when the transaction queued nothing else (see `EffectStarts`).
     func commitRequestedEffects() -> Bool {
         var cancellations: [any TaskCancelling] = []
@@ -48,6 +51,8 @@ extension Dispatcher {
             if !state.taskEventObservers.isEmpty {
                 transaction.effects.observers = Array(state.taskEventObservers.values)
             }
+            // NB: with effects of an earlier commit still to start, the earlier count tells about them all.
+            if transaction.effects.committed.isEmpty { transaction.effects.cancellations = state.tasks.cancellations }
             for task in transaction.effects.requested {
                 // NB: a replay starts no task: what the recorded ones dispatched replays from the journal's lines.
                 guard state.effectPauses == 0 else {
@@ -58,10 +63,10 @@ extension Dispatcher {
                 let handles = state.tasks.begin(task, cancellingInFlight: task.cancellingInFlight)
                 if !handles.isEmpty { cancellations += handles }
             }
+            // NB: every task the step asked for is registered: the cancellations it was checked against are told.
+            state.tasks.forgetRecent()
             if !hasStartedTasks.isSet { hasStartedTasks.set(true) }
             state.turn.taskCount = state.tasks.count
-            // NB: with effects of an earlier commit still to start, the earlier count tells about them all.
-            if transaction.effects.committed.isEmpty { transaction.effects.cancellations = state.tasks.cancellations }
             taskCancellations.store(state.tasks.cancellations)
             return true
         }
@@ -80,7 +85,7 @@ extension Dispatcher {
     }
 
     /// Starts the tasks of the effects registered as their steps committed, in order, for the turn's next
-    /// lock to attach. Called by the turn holder before it runs anything queued, and before it gives the turn up.
+    /// lock to attach. Called by the turn holder when nothing is queued behind the step.
     @inline(__always)  // NB: most often there are none: the test costs no call
     func startCommittedEffects() -> StartedEffects {
         transaction.effects.committed.isEmpty ? StartedEffects() : startEffects()
@@ -101,14 +106,27 @@ extension Dispatcher {
                 started.append(task, start(task, through: nil))
             }
         } else {
-            startEffects(observed: transaction.effects.observers, into: &started)
+            let starter = transaction.effects.starter
+            tellCommittedEffects { task in started.append(task, start(task, through: starter)) }
         }
         transaction.effects.committed.removeAll(keepingCapacity: true)
         return started
     }
 
-    /// Starts the committed effects through the task starter, telling the observers of task events.
-    private func startEffects(observed observers: [@Sendable (TaskEvent) -> Void], into started: inout StartedEffects) {
+    /// Tells the observers of task events that the committed effects started, and keeps them to start once
+    /// nothing is queued; called by the turn holder after each step while the turn's queue has more to run.
+    func deferCommittedEffects() {
+        guard !transaction.effects.committed.isEmpty else { return }
+        let transaction = self.transaction
+        tellCommittedEffects { transaction.effects.awaiting.append($0) }
+        transaction.effects.committed.removeAll(keepingCapacity: true)
+        transaction.effects.defersStarts = true
+    }
+
+    /// Tells the observers of task events about each committed effect, in order: skipped (a replay), or
+    /// started, and then hands it to `body`.
+    private func tellCommittedEffects(_ body: (TrackedTask) -> Void) {
+        let observers = transaction.effects.observers
         for task in transaction.effects.committed {
             guard let effect = task.effect else { continue }
             if task.isSkipped {
@@ -119,51 +137,89 @@ extension Dispatcher {
                 let event = TaskEvent.started(effect, at: .readingRealTimeClock())
                 for observer in observers { observer(event) }
             }
-            started.append(task, start(task, through: transaction.effects.starter))
+            body(task)
         }
         if !observers.isEmpty { transaction.effects.observers = [] }
         transaction.effects.starter = nil
     }
 
-    /// Starts the task of a registered effect.
-    ///
-    /// The task's operation keeps the dispatcher until the task ends (a dispatcher let go meanwhile lives
-    /// until then), with the one reference count its capture takes: the dispatcher is weakly referenced by
-    /// its stores, and such an object's counts take the runtime's slow path.
-    func start(_ task: TrackedTask, through starter: (any TaskStarter)?) -> Task<Void, any Error> {
-        // NB: the operation is written in the call, so made in the form `Task` takes: no thunk converts it.
-        guard let starter else {
-            return Task(priority: task.priority) { [self, task] in try await execute(effect: task) }
-        }
-        return starter.start(priority: task.priority) { [self, task] in try await execute(effect: task) }
+    /// Marks the tasks kept for the end of the turn that a cancellation reached meanwhile, so that their work
+    /// never runs; returns what starts them. Called with the lock held, once nothing is queued.
+    func prepareAwaitingStarts(in state: inout DispatcherState) -> (any TaskStarter)? {
+        for task in transaction.effects.awaiting where task.isCancelled { task.startsCancelled = true }
+        for (task, _) in transaction.effects.awaitingGates where task.isCancelled { task.startsCancelled = true }
+        return state.taskStarter
     }
 
-    /// Starts an effect whose start was queued behind other work (see `EffectStarts`).
+    /// Starts the tasks kept for the end of the turn, in order, for the next lock to attach; opens the gates
+    /// of the tasks `dispatchTask` started from a step.
+    func startAwaitingTasks(through starter: (any TaskStarter)?) -> StartedEffects {
+        var started = StartedEffects()
+        for task in transaction.effects.awaiting { started.append(task, start(task, through: starter)) }
+        transaction.effects.awaiting.removeAll(keepingCapacity: true)
+        if !transaction.effects.awaitingGates.isEmpty {
+            let gates = transaction.effects.awaitingGates
+            transaction.effects.awaitingGates = []
+            for (task, keeper) in gates { open(keeper, as: task) }
+        }
+        transaction.effects.defersStarts = false
+        return started
+    }
+
+    /// Starts the task of a registered effect.
+    ///
+    /// The task keeps the dispatcher until its work ends (a dispatcher let go meanwhile lives until then),
+    /// through the effect's record, which lets go of it before the drain waiters hear of the end. The
+    /// operation captures the record alone, which serves as its context.
+    func start(_ task: TrackedTask, through starter: (any TaskStarter)?) -> Task<Void, any Error> {
+        task.owner = self
+        // NB: the operation is written in the call, so made in the form `Task` takes: no thunk converts it.
+        guard let starter else {
+            return Task(priority: task.priority) { [task] in try await Dispatcher.execute(effect: task) }
+        }
+        return starter.start(priority: task.priority) { [task] in try await Dispatcher.execute(effect: task) }
+    }
+
+    /// Lets the work of `task`, a task `dispatchTask` started from a step, run, for this dispatcher.
+    private func open(_ keeper: TaskGateKeeper, as task: TrackedTask) {
+        task.owner = self
+        keeper.gate.open(as: task)
+    }
+
+    /// Registers an effect whose start was queued behind other work (see `EffectStarts`); its task starts
+    /// once nothing is queued.
     func startQueued(effect task: TrackedTask) {
-        guard let registered = register(task, cancellingInFlight: task.cancellingInFlight) else { return }
-        let started = start(task, through: registered.starter)
-        if state.withLock({ $0.tasks.attach(effect: started, to: task) }) { started.cancel() }
+        guard register(task, cancellingInFlight: task.cancellingInFlight) != nil else { return }
+        transaction.effects.awaiting.append(task)
+        transaction.effects.defersStarts = true
     }
 
     /// Runs an effect's work marked as its code; reports what it throws, and forgets the task when it ends.
-    func execute(effect task: TrackedTask) async throws {
-        var outcome = EffectOutcome.finished
-        defer {
-            endTask(task, outcome)
-            // NB: the work is released as the task ends, whoever keeps the task.
-            task.work = nil
-        }
+    ///
+    /// NB: the dispatcher is let go before the drain waiters resume: `shutdown()` returns with none kept.
+    static func execute(effect task: TrackedTask) async throws {
+        // NB: set before its task was started, and taken only here.
+        let dispatcher = task.owner.take().unsafelyUnwrapped
+        defer { task.work = nil }  // NB: the work is released as the task ends, whoever keeps the task
         if !TrackedTask.wasEverBound.isSet { TrackedTask.wasEverBound.set(true) }
-        // NB: a task cancelled before it started (a queued start `cancelTasks(id:)` reached) never runs its work.
+        // NB: a task cancelled before it started — before its turn ended — never runs its work. Once started,
+        // it runs, and sees its cancellation as Swift tasks do.
         guard !task.startsCancelled, let work = task.work else {
-            outcome = .cancelled
+            let end = dispatcher.endTask(task, .cancelled)
+            _ = consume dispatcher
+            end?.tell()
             throw CancellationError()
         }
         do {
-            try await TrackedTask.$current.withValue(task) { try await work(self) }
+            try await TrackedTask.$current.withValue(task) { try await work(dispatcher) }
         } catch {
-            outcome = reportThrown(error, by: task)
+            let end = dispatcher.endTask(task, dispatcher.reportThrown(error, by: task))
+            _ = consume dispatcher
+            end?.tell()
             throw error
         }
+        let end = dispatcher.endTask(task, .finished)
+        _ = consume dispatcher
+        end?.tell()
     }
 }

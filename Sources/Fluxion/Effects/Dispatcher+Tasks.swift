@@ -20,7 +20,8 @@ extension Dispatcher {
             report(TaskError(.refused, taskID: parent?.id?.value, action: nil, error: CancellationError()))
             return Task { throw CancellationError() }
         case .startNow:
-            let tracked = TrackedTask(dispatcher: ObjectIdentifier(self), id: id, parent: parent)
+            let tracked = TrackedTask(
+                dispatcher: ObjectIdentifier(self), id: id, requestSerial: taskCancellations.value, parent: parent)
             return startTask(tracked, cancellingInFlight: cancellingInFlight, priority: priority, work)
                 ?? Task { throw CancellationError() }
         default:
@@ -30,13 +31,14 @@ extension Dispatcher {
         let isBatchClosure = transaction.isBatch && !transaction.isRunningBatchAction
         let action = isBatchClosure ? AnyAction.batchName : transaction.actionName
         let place = steps.placeEffect()
+        // NB: the count of cancellations so far, read unlocked: one asked for after it reaches it before it starts.
         let tracked = TrackedTask(
-            dispatcher: ObjectIdentifier(self), id: id, effectOf: (place.step, place.index, action),
-            parent: isBatchClosure ? currentTask : nil)
+            dispatcher: ObjectIdentifier(self), id: id, requestSerial: taskCancellations.value,
+            effectOf: (place.step, place.index, action), parent: isBatchClosure ? currentTask : nil)
         let gate = TaskGate()
         let task = makeTask(priority: priority) {
             guard let tracked = await gate.wait() else { throw CancellationError() }
-            return try await self.execute(work, as: tracked)
+            return try await Dispatcher.execute(work, as: tracked)
         }
         let keeper = TaskGateKeeper(gate)
         let start = QueuedAction(effectOf: AnyAction(name: action), cause: .queued(by: steps.serial), starting: tracked)
@@ -46,7 +48,9 @@ extension Dispatcher {
                 return keeper.gate.drop()
             }
             dispatcher.attach(task, to: tracked)
-            keeper.gate.open(as: tracked)
+            // NB: its work begins once nothing is queued, as an effect's does (see `EffectStarts`).
+            dispatcher.transaction.effects.awaitingGates.append((tracked, keeper))
+            dispatcher.transaction.effects.defersStarts = true
         }
         // NB: from a handler, or a middleware before the action committed, it starts with the commit; from
         // an observer or a middleware after `next`, the action has committed: it is queued behind the step
@@ -56,6 +60,7 @@ extension Dispatcher {
         } else {
             var queue = ActionQueue()
             queue.append(start)
+            transaction.effects.defersStarts = true
             state.withLock { state in
                 state.tasks.queueStart(of: tracked)
                 state.turn.enqueue(&queue)
@@ -72,7 +77,8 @@ extension Dispatcher {
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value
     ) -> Task<Value, any Error>? {
         guard let starter = register(tracked, cancellingInFlight: cancellingInFlight) else { return nil }
-        let operation: @Sendable () async throws -> Value = { try await self.execute(work, as: tracked) }
+        tracked.owner = self
+        let operation: @Sendable () async throws -> Value = { try await Dispatcher.execute(work, as: tracked) }
         let task =
             starter.starter?.start(priority: priority, operation) ?? Task(priority: priority, operation: operation)
         attach(task, to: tracked)
@@ -131,24 +137,35 @@ extension Dispatcher {
     }
 
     /// Runs a task's work marked as its code; reports what it throws, and forgets the task when it ends.
-    private func execute<Value: Sendable>(
+    ///
+    /// NB: the dispatcher is let go before the drain waiters resume: `shutdown()` returns with none kept.
+    private static func execute<Value: Sendable>(
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value,
         as tracked: TrackedTask
     ) async throws -> Value {
-        var outcome = EffectOutcome.finished
-        defer { endTask(tracked, outcome) }
+        // NB: set before its work may run (its registration, or its gate's opening), and taken only here.
+        let dispatcher = tracked.owner.take().unsafelyUnwrapped
         TrackedTask.wasEverBound.set(true)
         // NB: a task cancelled before it started (a queued start `cancelTasks(id:)` reached) never runs its work.
         if tracked.startsCancelled {
-            outcome = .cancelled
+            let end = dispatcher.endTask(tracked, .cancelled)
+            _ = consume dispatcher
+            end?.tell()
             throw CancellationError()
         }
+        let value: Value
         do {
-            return try await TrackedTask.$current.withValue(tracked) { try await work(self) }
+            value = try await TrackedTask.$current.withValue(tracked) { try await work(dispatcher) }
         } catch {
-            outcome = reportThrown(error, by: tracked)
+            let end = dispatcher.endTask(tracked, dispatcher.reportThrown(error, by: tracked))
+            _ = consume dispatcher
+            end?.tell()
             throw error
         }
+        let end = dispatcher.endTask(tracked, .finished)
+        _ = consume dispatcher
+        end?.tell()
+        return value
     }
 
     /// Reports what a task's work threw, unless it is the `CancellationError` of a cancelled task.
@@ -158,28 +175,21 @@ extension Dispatcher {
         return .failed(error)
     }
 
-    /// Forgets an ended task, and resumes the drain waiters if nothing else runs.
-    func endTask(_ task: TrackedTask, _ outcome: EffectOutcome) {
-        typealias Told = (
-            waiters: [CheckedContinuation<Void, Never>], ends: [@Sendable () -> Void],
-            events: [@Sendable (TaskEvent) -> Void]
-        )
-        let (waiters, observers, eventObservers) = state.withLock { state -> Told in
+    /// Forgets an ended task; returns what to tell of its end once the task has let go of the dispatcher, or
+    /// `nil` when nobody waits or watches (most often).
+    func endTask(_ task: TrackedTask, _ outcome: EffectOutcome) -> TaskEnd? {
+        state.withLock { state -> TaskEnd? in
             state.tasks.end(task)
             state.turn.taskCount = state.tasks.count
             // NB: most often nobody waits or watches: nothing is copied out of the lock.
             guard state.turn.hasDrainWaiters || !state.taskEndObservers.isEmpty || !state.taskEventObservers.isEmpty
-            else { return ([], [], []) }
-            let eventObservers =
+            else { return nil }
+            let events =
                 task.effect == nil || state.taskEventObservers.isEmpty ? [] : Array(state.taskEventObservers.values)
-            return (state.turn.takeDrainWaitersIfDrained(), state.taskEndObservers, eventObservers)
+            return TaskEnd(
+                effect: task.effect, outcome: outcome, waiters: state.turn.takeDrainWaitersIfDrained(),
+                observers: state.taskEndObservers, events: events)
         }
-        if let effect = task.effect, !eventObservers.isEmpty {
-            let event = TaskEvent.ended(effect, outcome, at: .readingRealTimeClock())
-            for observer in eventObservers { observer(event) }
-        }
-        for waiter in waiters { waiter.resume() }
-        for observer in observers { observer() }
     }
 
     /// The tracked task of this dispatcher the running code belongs to, if any.

@@ -18,9 +18,11 @@ import Foundation
 ///
 /// An effect is part of the action's transaction: it starts only when the
 /// action — or the batch it is part of — commits, in the order asked for,
-/// before the outermost `dispatch` returns. If the action rolls back (a
-/// handler of any store throws), nothing starts, and its `cancelInFlight`
-/// cancels nothing. Once started, an effect is a task the dispatcher tracks,
+/// before the outermost `dispatch` returns; its work begins once that
+/// dispatch has run everything it queued, so that a cancellation from a later
+/// step of the same dispatch keeps the work from ever running. If the action
+/// rolls back (a handler of any store throws), nothing starts, and its
+/// `cancelInFlight` cancels nothing. Once committed, an effect is a task the dispatcher tracks,
 /// as one started with ``Dispatcher/dispatchTask(id:cancelInFlight:priority:_:)``:
 /// cancellable by id, awaited by ``Dispatcher/waitUntilDrained()``, its
 /// errors reported to ``Dispatcher/onTaskError``. A ``Journal`` records
@@ -68,9 +70,10 @@ public struct Effects: Sendable {
 
     /// Asks for an effect under an id, to cancel it by that id or replace it: it starts when the action commits.
     ///
-    /// With `cancelInFlight`, the tasks running under `id` are cancelled when
-    /// this effect starts — when the action commits, not before: an action that
-    /// rolls back cancels nothing.
+    /// With `cancelInFlight`, the tasks under `id` asked for before it are
+    /// cancelled when this effect starts — when the action commits, not
+    /// before: an action that rolls back cancels nothing. Those whose work has
+    /// not begun never run it.
     ///
     /// - Parameters:
     ///   - id: The id to cancel the effect by, with ``Dispatcher/cancelTasks(id:)``.
@@ -86,8 +89,8 @@ public struct Effects: Sendable {
         request(id: TaskKey(id), cancellingInFlight: cancelInFlight, priority: priority, work)
     }
 
-    /// Cancels the tasks running under `id` — effects and tasks started with `dispatchTask` — when the
-    /// action commits; an action that rolls back cancels nothing.
+    /// Cancels the tasks under `id` — effects and tasks started with `dispatchTask` — when the action
+    /// commits; an action that rolls back cancels nothing.
     ///
     /// ```swift
     /// .on(.logOut, with: .effects) { session, _, effects in
@@ -96,10 +99,19 @@ public struct Effects: Sendable {
     /// }
     /// ```
     ///
-    /// It takes its place among the step's effects: an effect asked for
-    /// under `id` before it is cancelled with the others, one asked for after
-    /// it starts. A start still queued is reached too. The journal records it
-    /// with the step's effects, as `cancel sync`, ended at once.
+    /// It takes its place among the step's effects: it reaches every task
+    /// under `id` asked for before it — running, or asked for earlier in the
+    /// same step, the same batch, or an earlier step of the same dispatch (an
+    /// effect asked for before an observer dispatched the cancelling action,
+    /// say), whose work then never runs: the effect ends cancelled, and the
+    /// journal says so. An effect asked for after it starts, so `cancel` then
+    /// `run` restarts a sync. The journal records the cancellation with the
+    /// step's effects, as `cancel sync`, ended at once.
+    ///
+    /// ``Dispatcher/cancelTasks(id:)`` called from a handler reaches the same
+    /// tasks; the one difference is that `effects.cancel(id:)` belongs to the
+    /// step — it acts only if the step commits, and the journal lists it among
+    /// the step's effects — where `cancelTasks(id:)` acts at once, even if the step then rolls back.
     ///
     /// - Parameter id: The id of the tasks to cancel, as given to ``run(id:cancelInFlight:priority:_:)``
     ///   or ``Dispatcher/dispatchTask(id:cancelInFlight:priority:_:)``.

@@ -66,7 +66,11 @@ extension Dispatcher {
     /// cancelled first, as a search field wants for each keystroke.
     ///
     /// Cancelling the task through the dispatcher — with ``cancelTasks(id:)``,
-    /// ``cancelAllTasks()`` or `cancelInFlight` — cancels it as Swift does
+    /// ``cancelAllTasks()``, `cancelInFlight`, ``Effects/cancel(id:)`` or
+    /// ``shutdown()``, from any thread — reaches it in whatever state it is:
+    /// started from a step, it never runs its work if the cancellation comes
+    /// before that work began (the step has not committed yet, or the dispatch
+    /// that ran it has more queued). Once running, it is cancelled as Swift does
     /// (`Task.isCancelled`, `CancellationError` from cancellable awaits), and
     /// more: from the moment the cancelling call returns, every
     /// ``dispatch(_:payload:error:)`` the task's work makes throws
@@ -86,34 +90,52 @@ extension Dispatcher {
         scheduleTask(id: TaskKey(id), cancellingInFlight: cancelInFlight, priority: priority, work)
     }
 
-    /// Cancels the tasks started with ``dispatchTask(id:cancelInFlight:priority:_:)`` under `id`.
+    /// Cancels the tasks under `id` — effects and tasks started with ``dispatchTask(id:cancelInFlight:priority:_:)`` —
+    /// whatever state each is in, from any thread.
     ///
-    /// When this returns, none of those tasks dispatches any more: their dispatches still held or
-    /// waiting are refused when they would run, even once the tasks have ended, and so are those of
-    /// the plain `Task`s they started. A task under `id` whose start is still queued behind the running
-    /// step (an effect, or `dispatchTask` from an observer) is cancelled too, and never runs its work.
+    /// ```swift
+    /// dispatcher.cancelTasks(id: "import")  // from a view, another thread, a handler or an observer
+    /// ```
+    ///
+    /// It reaches every task under `id` that was asked for before it: one a
+    /// step is asking for right now (on another thread, say) never runs its
+    /// work once that step commits; one registered whose work has not begun
+    /// never runs it either, and ends cancelled (a journal says so); one
+    /// running is cancelled as Swift cancels tasks. When this returns, none
+    /// of those tasks dispatches any more: their dispatches still held or
+    /// waiting are refused when they would run, even once the tasks have
+    /// ended, and so are those of the plain `Task`s they started. A task
+    /// asked for after it returns is not reached.
+    ///
+    /// Called from inside a step, it acts at once, as ``Effects/cancel(id:)``
+    /// does at the step's commit; the one difference is that `effects.cancel(id:)`
+    /// belongs to the step — it acts only if the step commits, and the journal
+    /// lists it among the step's effects — where `cancelTasks(id:)` acts even if the step then rolls back.
     public func cancelTasks(id: some Hashable & Sendable) {
-        let key = TaskKey(id)
-        cancelTasks { $0 == key }
+        cancelTasks(TaskKey(id))
     }
 
-    /// Cancels the tasks `matches` picks by id, running and queued to start: with those the running step's
-    /// handlers, observers or middleware asked for, when the caller runs that step.
-    private func cancelTasks(where matches: (TaskKey?) -> Bool) {
-        // NB: the transaction is read only by the thread holding the turn.
-        let unqueued = holdsTurn() ? transaction.queuedStarts : []
+    /// Cancels the tasks under `id`, every task for `nil`, in every state (see `TaskRegistry`).
+    private func cancelTasks(_ id: TaskKey?) {
         let cancellations = state.withLock { state in
             hasCancelledTasks.set(true)
-            for task in unqueued where matches(task.id) { task.isCancelledItself = true }
+            // NB: while a turn is held, its running step may have asked for tasks its commit will register: the
+            // commit checks them against this cancellation. Without a turn, no task waits for a commit.
+            let isTurnHeld = state.turn.holder != nil
+            if !isTurnHeld { state.tasks.forgetRecent() }
             defer { taskCancellations.store(state.tasks.cancellations) }
-            return state.tasks.cancel(where: matches)
+            let handles = state.tasks.cancel(id, recording: isTurnHeld)
+            // NB: a task that ended may have left dispatches held or waiting: they are refused when they would run.
+            state.reachTasksOfWaitingDispatches(by: id)
+            return handles
         }
         for cancellation in cancellations { cancellation.cancel() }
     }
 
-    /// Cancels every task started with `dispatchTask`; when this returns, none of them dispatches any more.
+    /// Cancels every task — effects and tasks started with `dispatchTask` — whatever state each is in, from any
+    /// thread; when this returns, none of them dispatches any more. See ``cancelTasks(id:)``.
     public func cancelAllTasks() {
-        cancelTasks { _ in true }
+        cancelTasks(nil)
     }
 
     /// How many tasks started with `dispatchTask` are running.

@@ -4,6 +4,10 @@
 /// cancelling work are ordered with the dispatches the work makes. The
 /// running tasks are linked through themselves, in the order they started:
 /// registering and forgetting one costs no allocation and no hashing.
+///
+/// One cancellation reaches a task in every state: asked for by a step that has not committed yet (through
+/// ``recent``, which the commit consults in the lock it takes anyway), registered but not started, running,
+/// and, through the task's own flag, after it ended (its held and waiting dispatches are refused).
 struct TaskRegistry {
     /// The running tasks, first started first; each links to the next through ``TrackedTask/next``.
     private var first: TrackedTask?
@@ -14,15 +18,35 @@ struct TaskRegistry {
     ///
     /// NB: it stays set: a cancelled task's dispatches are refused after it ended, and its plain child tasks'.
     private(set) var hasCancelled = false
-    /// How many times a cancellation reached a task: a registered task whose own `Task` does not exist
-    /// yet compares two readings to tell whether it must start cancelled.
+    /// How many cancellations were asked for: each call of a cancelling spelling, and each `cancelInFlight`
+    /// that cancels. A task reads it when it is asked for (``TrackedTask/requestSerial``), so that the commit
+    /// tells which cancellations came after it; the turn holder compares two readings to tell whether one came
+    /// in between.
     private(set) var cancellations: UInt64 = 0
+    /// The cancellations asked for while a turn was held: the tasks that turn's running step asked for are not
+    /// registered yet, and its commit checks each against them (``reachRequested(_:)``).
+    private var recent: [Cancellation] = []
+    /// Whether the dispatcher shut down: every task is cancelled, those asked for afterwards too.
+    private(set) var isClosed = false
 
     /// How many tasks run.
     private(set) var count = 0
 
+    /// A cancellation a step's commit must still apply to the tasks it asked for before it.
+    private struct Cancellation {
+        /// Its place among the cancellations (``TaskRegistry/cancellations`` after it).
+        let serial: UInt64
+        /// The id it cancels; `nil` cancels every task.
+        let id: TaskKey?
+
+        func reaches(_ task: TrackedTask) -> Bool {
+            serial > task.requestSerial && (id == nil || id == task.id)
+        }
+    }
+
     /// Records a task whose start is queued behind the running step: cancelling its id cancels it before it starts.
     mutating func queueStart(of task: TrackedTask) {
+        if !recent.isEmpty { reachRequested(task) }
         queuedStarts.append(task)
     }
 
@@ -31,7 +55,9 @@ struct TaskRegistry {
     /// - Returns: The cancellations to run once unlocked.
     mutating func begin(_ task: TrackedTask, cancellingInFlight: Bool) -> [any TaskCancelling] {
         let id = task.id
-        let cancellations = cancellingInFlight && id != nil ? cancel(queuedStarts: false) { $0 == id } : []
+        // NB: most often nothing was cancelled while it was asked for: the test costs no call.
+        if !recent.isEmpty { reachRequested(task) }
+        let handles = cancellingInFlight && id != nil ? cancel(id, queuedStarts: false) : []
         if !queuedStarts.isEmpty { forgetStart(of: task) }
         task.startsCancelled = task.isCancelled
         task.isRunning = true
@@ -43,7 +69,7 @@ struct TaskRegistry {
         }
         last = task
         count += 1
-        return cancellations
+        return handles
     }
 
     /// Forgets a queued start that will not happen (effects are paused, or its step was dropped).
@@ -82,12 +108,17 @@ struct TaskRegistry {
         count -= 1
     }
 
-    /// Marks the tasks whose ids `matches` picks as cancelled, and the tasks they started; returns their
-    /// cancellations, to run once unlocked. Queued starts it picks are cancelled too, unless `queuedStarts`
-    /// is `false` (a `cancelInFlight` reaches only the tasks running).
-    mutating func cancel(queuedStarts cancelsQueued: Bool = true, where matches: (TaskKey?) -> Bool)
+    /// Marks the tasks under `id` (every task for `nil`) as cancelled, and the tasks they started; returns their
+    /// cancellations, to run once unlocked. It reaches the tasks running, those registered whose `Task` has not
+    /// started (they never run their work), and the queued starts, unless `queuedStarts` is `false` (a
+    /// `cancelInFlight`, or a step's `effects.cancel(id:)` in its place, reaches only the tasks registered).
+    /// With `recording`, the tasks the running step asked for and has not committed are reached at its commit.
+    mutating func cancel(_ id: TaskKey?, queuedStarts cancelsQueued: Bool = true, recording: Bool = false)
         -> [any TaskCancelling]
     {
+        cancellations &+= 1
+        hasCancelled = true
+        if recording { recent.append(Cancellation(serial: cancellations, id: id)) }
         var handles: [any TaskCancelling] = []
         // NB: a task starts after the task that started it, so it comes later in the list: one pass suffices.
         var task = first
@@ -95,7 +126,7 @@ struct TaskRegistry {
             task = running.next
             guard !running.isCancelledItself else { continue }
             // NB: a task whose parent is cancelled now is cancelled itself, so that its `Task` is cancelled too.
-            guard matches(running.id) || running.isCancelled else { continue }
+            guard id == nil || running.id == id || running.isCancelled else { continue }
             mark(running)
             if let handle = running.effectHandle {
                 handles.append(handle)
@@ -104,15 +135,48 @@ struct TaskRegistry {
             }
         }
         if cancelsQueued {
-            for task in queuedStarts where matches(task.id) { mark(task) }
+            for task in queuedStarts where id == nil || task.id == id { mark(task) }
         }
         return handles
+    }
+
+    /// Marks `task`, which ended, or made a dispatch that still waits, as cancelled if `id` picks it (every
+    /// task for `nil`): the dispatches it left held or waiting are refused when they would run.
+    mutating func reachEnded(_ task: TrackedTask, by id: TaskKey?) {
+        if !task.isCancelledItself, id == nil || task.id == id { mark(task) }
+    }
+
+    /// Cancels every task, and every task asked for from now on: the dispatcher shuts down.
+    mutating func close() -> [any TaskCancelling] {
+        isClosed = true
+        let handles = cancel(nil)  // NB: the dispatcher reaches the tasks of the waiting dispatches too
+        recent.append(Cancellation(serial: .max, id: nil))
+        return handles
+    }
+
+    /// Marks `task`, which a step asked for before its commit, as cancelled if a cancellation of its id (or of
+    /// every task) was asked for after it, or the dispatcher shut down.
+    mutating func reachRequested(_ task: TrackedTask) {
+        for cancellation in recent where cancellation.reaches(task) {
+            return mark(task)
+        }
+    }
+
+    /// Forgets the cancellations the tasks asked for so far have been checked against: no step that asked for
+    /// a task before them is still uncommitted.
+    @inline(__always)  // NB: most often there are none: the test costs no call
+    mutating func forgetRecent() {
+        if !recent.isEmpty { forgetEveryRecent() }
+    }
+
+    private mutating func forgetEveryRecent() {
+        recent.removeAll(keepingCapacity: true)
+        if isClosed { recent.append(Cancellation(serial: .max, id: nil)) }
     }
 
     private mutating func mark(_ task: TrackedTask) {
         task.isCancelledItself = true
         hasCancelled = true
-        cancellations &+= 1
     }
 
     /// Whether `task`, still running, was cancelled.

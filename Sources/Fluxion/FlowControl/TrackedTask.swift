@@ -11,6 +11,9 @@ final class TrackedTask: EffectTag, @unchecked Sendable {  // registry fields: i
     private let isEffect: Bool
     /// The tracked task that started it: cancelling that one cancels this one.
     let parent: TrackedTask?
+    /// How many cancellations had been asked for when it was asked for: those after it reach it before it
+    /// is registered (see ``TaskRegistry``).
+    let requestSerial: UInt64
 
     // NB: guarded by the dispatcher's state lock: the registry's fields.
     /// Whether it was cancelled, itself.
@@ -28,8 +31,11 @@ final class TrackedTask: EffectTag, @unchecked Sendable {  // registry fields: i
     var effectHandle: Task<Void, any Error>?
     var handle: (any TaskCancelling)?
 
-    // NB: an effect's start: set by the turn holder before its `Task` exists, then touched only by that task
-    // (whose operation keeps the dispatcher it runs for).
+    // NB: its start: set by the turn holder (or, outside any step, its starter) before its work runs, then
+    // touched only by its task.
+    /// The dispatcher its work runs for, kept from its start until its work ended: the task lets go of it
+    /// before it tells the drain waiters, so that nothing of the dispatcher outlives `shutdown()`.
+    var owner: Dispatcher?
     /// The effect's work; released when its task ends.
     var work: (@Sendable (Dispatcher) async throws -> Void)?
     let priority: TaskPriority?
@@ -37,16 +43,18 @@ final class TrackedTask: EffectTag, @unchecked Sendable {  // registry fields: i
     /// Whether it did not start: effects were paused (a replay) when its step committed.
     var isSkipped = false
 
-    /// A task under `id`; with `effectOf`, the effect it is: the step that asked for it, its place among
-    /// that step's effects, and the step's action.
+    /// A task under `id`, asked for when `requestSerial` cancellations had been; with `effectOf`, the effect
+    /// it is: the step that asked for it, its place among that step's effects, and the step's action.
     init(
-        dispatcher: ObjectIdentifier, id: TaskKey?, effectOf place: (step: UInt64, index: Int, action: String)? = nil,
-        parent: TrackedTask? = nil, work: (@Sendable (Dispatcher) async throws -> Void)? = nil,
-        priority: TaskPriority? = nil, cancellingInFlight: Bool = false
+        dispatcher: ObjectIdentifier, id: TaskKey?, requestSerial: UInt64,
+        effectOf place: (step: UInt64, index: Int, action: String)? = nil, parent: TrackedTask? = nil,
+        work: (@Sendable (Dispatcher) async throws -> Void)? = nil, priority: TaskPriority? = nil,
+        cancellingInFlight: Bool = false
     ) {
         self.dispatcher = dispatcher
         isEffect = place != nil
         self.parent = parent
+        self.requestSerial = requestSerial
         self.work = work
         self.priority = priority
         self.cancellingInFlight = cancellingInFlight

@@ -139,10 +139,12 @@ extension Dispatcher {
     /// global queue, whose threads on Linux are those Swift concurrency runs
     /// every task on.
     public func waitUntilFlushed() async {
+        // NB: the work item holds the persistence alone, not the dispatcher, which it would keep past the return.
+        let center = persistenceCenter
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             // NB: a serial queue has a thread of its own; on Linux, the global queues' are the global executor's.
             DispatchQueue(label: "Fluxion.flush", qos: .userInitiated).async {
-                self.flush()
+                center.flush()
                 continuation.resume()
             }
         }

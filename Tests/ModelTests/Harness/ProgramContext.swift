@@ -37,6 +37,8 @@ final class ProgramContext: Sendable {
     private let journalBox = Locked<Journal?>(nil)
     /// The model stores that have handlers (0...3), in registration order: the order their handlers run in.
     private let registeredBox = Locked<[Int]>(Array(0..<4))
+    /// The action in flight of the program's shutdown, and where its handler waits; see `ProgramContext+Shutdown.swift`.
+    let inFlight = Locked<InFlightPause?>(nil)
 
     private static let contexts = Locked<[ObjectIdentifier: ProgramContext]>([:])
 
@@ -94,7 +96,11 @@ final class ProgramContext: Sendable {
             if case .travelling = error { "travelling" } else { "journal" }
         case PersistenceError.locationInUse: "locationInUse"
         case let error as FluxionError:
-            if case .batchInsideAction = error { "batchInsideAction" } else { "fluxion" }
+            switch error {
+            case .batchInsideAction: "batchInsideAction"
+            case .dispatcherShutDown: "shutDown"
+            default: "fluxion"
+            }
         default: "\(type(of: error))"
         }
     }

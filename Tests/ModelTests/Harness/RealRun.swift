@@ -103,6 +103,7 @@ final class RealRun {
             }
         case .unregister(let store): unregister(store)
         case .register(let store): attempt { try register(store) }
+        case .shutdown(let command): outcome = shutDown(inFlight: command)
         case .attachSecondJournal:
             do {
                 otherJournals.append(try Journal(recording: dispatcher))
@@ -119,6 +120,23 @@ final class RealRun {
         }
         if let hung = context.settle(dispatcher, drainers: drainers) { outcome += " (\(hung))" }
         return outcome
+    }
+
+    /// Releases every suspension, then shuts the dispatcher down while `command` is in flight on another
+    /// thread; returns that dispatch's outcome, or says that `shutdown()` hung.
+    private func shutDown(inFlight command: Command) -> String {
+        while let suspension = suspensions.popLast() { suspension.release() }
+        let (goOn, outcome) = context.dispatchInFlight(command, on: dispatcher)
+        dispatcher.beginShutdown()
+        goOn()
+        let returned = DispatchSemaphore(value: 0)
+        Task { [dispatcher] in
+            await dispatcher.shutdown()
+            returned.signal()
+        }
+        // NB: a hang guard: shutdown() returns once the action in flight and every task have ended.
+        guard returned.wait(timeout: HangGuard.deadline) == .success else { return "shutdown() hung" }
+        return outcome()
     }
 
     /// What can be seen now; `outcome` is the last operation's.

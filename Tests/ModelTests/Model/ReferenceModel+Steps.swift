@@ -81,6 +81,7 @@ extension ReferenceModel {
                     case .dispatch(let next): deferred.append(.step(next, cause: "queued by #\(step)"))
                     case .effect(let plan): deferred.append(.start(plan, step: step))
                     case .cancel(let id): deferred.append(.cancel(id, step: step))
+                    case .cancelFromAnotherThread(let id): cancelDuringStep(id, deferred: deferred)
                     }
                 }
             }
@@ -187,5 +188,6 @@ extension ReferenceModel {
                 deliver(dispatch)
             }
         }
+        beginAwaiting()
     }
 }

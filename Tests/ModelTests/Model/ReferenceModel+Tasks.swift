@@ -14,10 +14,22 @@ extension ReferenceModel {
             steps[index].effects.append((name: plan.id ?? "#\(task.effectIndex + 1)", outcome: nil))
         }
         tasks[plan.gate] = task
-        if cancelledBeforeStart.remove(plan.gate) != nil {
+        if cancelledBeforeStart.remove(plan.gate) != nil || isShutDown {
             tasks[plan.gate]?.isCancelled = true
             return end(plan.gate, "cancelled")
         }
+        // NB: a step's task begins its work once nothing is queued: the turn's end.
+        guard case .outside = origin else {
+            tasks[plan.gate]?.phase = .awaiting
+            return awaiting.append(plan.gate)
+        }
+        begin(plan.gate)
+    }
+
+    /// Begins the work of the task at `gate`: it starts its child, and waits at its gate.
+    mutating func begin(_ gate: Int) {
+        guard let plan = tasks[gate]?.plan else { return }
+        tasks[gate]?.phase = .parked
         log(plan.gate, "began")
         if let child = plan.child {
             tasks[child.gate] = ModelTask(
@@ -117,6 +129,12 @@ extension ReferenceModel {
         for gate in tasks.keys.sorted() {
             guard let task = tasks[gate], !task.isChild, task.phase != .ended, matches(task) else { continue }
             tasks[gate]?.isCancelled = true
+            // NB: a task whose work has not begun never runs it.
+            if task.phase == .awaiting {
+                awaiting.removeAll { $0 == gate }
+                end(gate, "cancelled")
+                continue
+            }
             // NB: a dispatch already under way finishes; the task sees its cancellation afterwards.
             guard task.phase != .dispatching else { continue }
             // NB: cancelling ends a wait for the drain, as it ends a sleep: the task goes on, to be refused.
@@ -131,6 +149,7 @@ extension ReferenceModel {
         for case .start(let plan, _) in queue where queuedStarts && matches(ModelTask(plan: plan, origin: .outside)) {
             cancelledBeforeStart.insert(plan.gate)
         }
+        if queuedStarts { cancelEndedTasksOfWaitingDispatches(where: matches) }
     }
 
     private mutating func end(_ gate: Int, _ outcome: String) {
@@ -184,6 +203,8 @@ struct ModelTask {
     }
 
     enum Phase {
+        /// Registered by a step of the running turn; its work begins once nothing is queued.
+        case awaiting
         case parked
         /// Its dispatch is under way.
         case dispatching

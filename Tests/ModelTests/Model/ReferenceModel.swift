@@ -47,6 +47,11 @@ struct ReferenceModel {
     var archive: [String: [Int]] = [:]
     /// Starts still queued that a cancellation reached: they start cancelled, and never run their work.
     var cancelledBeforeStart: Set<Int> = []
+    /// The tasks a turn's steps started, by gate, in order: their work begins once nothing is queued, so a
+    /// cancellation later in the turn keeps it from ever running (see `ReferenceModel+Shutdown.swift`).
+    var awaiting: [Int] = []
+    /// Whether `shutdown()` has begun: every task asked for from then on ends cancelled, unstarted.
+    var isShutDown = false
 
     var isTravelling: Bool { position != nil }
 
@@ -118,6 +123,7 @@ struct ReferenceModel {
             dispatchNow(.poke(poke))
         case .unregister(let store): unregister(store)
         case .register(let store): register(store)
+        case .shutdown(let command): shutDown(inFlight: command)
         }
         wakeDrainers()
         world.running = tasks.values.filter { !$0.isChild && $0.phase != .ended }.count
@@ -125,12 +131,12 @@ struct ReferenceModel {
     }
 
     /// Runs an action from outside now, then everything it queued; its error is the operation's.
-    private mutating func dispatchNow(_ action: StepAction) {
+    mutating func dispatchNow(_ action: StepAction) {
         if let error = runStep(action, cause: "outside") { world.outcome = "threw \(error)" }
         drainQueue()
     }
 
-    private mutating func release() {
+    mutating func release() {
         guard suspensions > 0 else { return }
         suspensions -= 1
         guard suspensions == 0 else { return }
@@ -145,7 +151,7 @@ struct ReferenceModel {
         drainQueue()
     }
 
-    private mutating func flush() {
+    mutating func flush() {
         for store in unsaved.sorted() { archive[store == 0 ? "A" : "B"] = present[store] }
         unsaved = []
         world.archive = archive

@@ -37,7 +37,7 @@ enum ModelCheck {
         for (index, operation) in program.operations.enumerated() {
             model.apply(operation)
             let outcome = real.apply(operation, drainers: model.tasks.values.count { $0.phase == .draining })
-            let isFlush = operation == .flush
+            let isFlush = operation == .flush || operation.isShutdown
             let differences = real.world(outcome: outcome, withArchive: isFlush).differences(from: model.world)
             if !differences.isEmpty {
                 return Failure(index: index, operation: "\(operation)", differences: differences)

@@ -19,7 +19,7 @@ extension Operation {
     private func collect(into commands: inout [Command], _ plans: inout [TaskPlan]) {
         switch self {
         case .dispatch(let command), .dispatchBypassingSuspension(let command), .batchSteppingBack(let command),
-            .armObserver(_, .dispatch(let command)):
+            .armObserver(_, .dispatch(let command)), .shutdown(let command):
             Self.collect(command, into: &commands, &plans)
         case .batch(let batch, _, _, _): for command in batch { Self.collect(command, into: &commands, &plans) }
         case .batchOf(let items, _):
@@ -36,7 +36,7 @@ extension Operation {
             switch follow {
             case .dispatch(let next): collect(next, into: &commands, &plans)
             case .effect(let plan): collect(plan, into: &commands, &plans)
-            case .cancel: break
+            case .cancel, .cancelFromAnotherThread: break
             }
         }
     }
@@ -50,6 +50,10 @@ extension Operation {
     var isMove: Bool {
         if case .travel = self { return true }
         return [.stepBack, .stepForward, .returnToPresent].contains(self)
+    }
+
+    var isShutdown: Bool {
+        if case .shutdown = self { true } else { false }
     }
 
     var isBatchSteppingBack: Bool {

@@ -44,6 +44,10 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
     case unregister(store: Int)
     /// `register` of store 2...6 again (its store is made at once, and observed).
     case register(store: Int)
+    /// Every suspension released, then `shutdown()` while another thread dispatches `inFlight`, whose
+    /// first touched store's handler waits, once it did what its command says, until shutdown has begun;
+    /// the archives are compared afterwards. The last operation of a program.
+    case shutdown(inFlight: Command)
 
     var description: String {
         switch self {
@@ -75,6 +79,7 @@ enum Operation: Sendable, Equatable, CustomStringConvertible {
         case .poke(let poke): ".poke(\(poke))"
         case .unregister(let store): ".unregister(store: \(store))"
         case .register(let store): ".register(store: \(store))"
+        case .shutdown(let command): ".shutdown(inFlight: \(command))"
         }
     }
 }

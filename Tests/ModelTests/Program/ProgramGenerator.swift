@@ -32,6 +32,15 @@ struct ProgramGenerator {
             model.apply(operation)
             operations.append(operation)
         }
+        // NB: a program may end with the dispatcher's shutdown, while an action is in flight. Not while suspended:
+        // the released actions would let a task awaiting the drain go on at the same time as the shutdown.
+        if random.below(8) == 0, model.suspensions == 0 {
+            let shutdown = Operation.shutdown(inFlight: command(depth: 1))
+            if !avoiding.excludes(shutdown, after: model) {
+                model.apply(shutdown)
+                operations.append(shutdown)
+            }
+        }
         let divergence = random.below(5) == 0 ? random.below(storeCount) : nil
         var program = Program(operations: operations, divergence: divergence)
         program.replays = !avoiding.skipsReplay(of: program)
@@ -116,6 +125,9 @@ struct ProgramGenerator {
             if random.below(3) == 0 { command.then.append(.effect(plan(depth: depth - 1, needsID: true))) }
             if random.below(10) == 0 { command.then.append(.effect(plan(depth: depth - 1, needsID: true))) }
             if random.below(8) == 0 { command.then.append(.cancel(["a", "b", "c"][random.below(3)])) }
+            if random.below(10) == 0 {
+                command.then.append(.cancelFromAnotherThread(["a", "b", "c"][random.below(3)]))
+            }
         }
         command.reusesEffects = random.below(20) == 0
         command.carriesError = random.below(8) == 0

@@ -60,6 +60,7 @@ enum Shrinker {
         case .dispatch(let command): simpler(command).map(Operation.dispatch)
         case .dispatchBypassingSuspension(let command): simpler(command).map(Operation.dispatchBypassingSuspension)
         case .startTask(let plan): simpler(plan).map(Operation.startTask)
+        case .shutdown(let command): simpler(command).map { Operation.shutdown(inFlight: $0) }
         case .batch(let commands, let store, let tag, let aborts):
             (commands.count == 1 && store == nil && !aborts ? [Operation.dispatch(commands[0])] : [])
                 + (store != nil ? [Operation.batch(commands, aborts: aborts)] : [])

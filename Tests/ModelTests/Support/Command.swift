@@ -49,12 +49,16 @@ enum Follow: Codable, Sendable, Equatable, CustomStringConvertible {
     case effect(TaskPlan)
     /// `effects.cancel(id:)`: cancels the tasks under the id when the step commits.
     case cancel(String)
+    /// `cancelTasks(id:)` from another thread, while the handler waits for it to return: it reaches the
+    /// effects the step asked for before, at once, whether or not the step commits.
+    case cancelFromAnotherThread(String)
 
     var description: String {
         switch self {
         case .dispatch(let command): ".dispatch(\(command))"
         case .effect(let plan): ".effect(\(plan))"
         case .cancel(let id): ".cancel(\"\(id)\")"
+        case .cancelFromAnotherThread(let id): ".cancelFromAnotherThread(\"\(id)\")"
         }
     }
 }

@@ -96,8 +96,10 @@ enum ModelHandler {
                 case .dispatch(let next): try dispatcher.dispatch(.op, payload: next, error: next.error)
                 case .effect(let plan): context.ask(effects, for: plan)
                 case .cancel(let id): effects.cancel(id: id)
+                case .cancelFromAnotherThread(let id): context.cancelFromAnotherThread(id, on: dispatcher)
                 }
             }
+            context.pauseIfInFlight(command)
         }
         if command.reusesEffects, touched.count > 1, touched.last == index, let kept = context.keptEffects {
             context.ask(kept, for: TaskPlan(id: "late", gate: 100_000 + command.tag, dispatches: nil))
