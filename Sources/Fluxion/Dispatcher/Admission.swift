@@ -19,8 +19,6 @@
 /// | batch | it comes from a cancelled task | ``Decision/refuse(_:)`` `.cancelledTask` |
 /// | batch, read, move | the turn is free | ``Decision/run`` |
 /// | batch, read, move | — | ``Decision/waitForTurn`` |
-/// | effect | the caller runs the handler call its `Effects` was given to | ``Decision/startOnCommit`` |
-/// | effect | — | ``Decision/refuse(_:)`` `.effectOutsideHandler` |
 /// | task start | the caller runs a step (a handler, an observer, a middleware) | ``Decision/startOnCommit`` |
 /// | task start | it comes from a cancelled task | ``Decision/refuse(_:)`` `.cancelledTask` |
 /// | task start | — | ``Decision/startNow`` |
@@ -29,7 +27,9 @@
 /// | step (past the middleware, at a journal) | the journal shows the past, and no move runs | ``Decision/refuse(_:)`` `.pastIsShown` |
 /// | step | — | ``Decision/run`` |
 ///
-/// A replayed step arrives as an action or a batch; a time-travel move as a move.
+/// A replayed step arrives as an action or a batch; a time-travel move as a move. An effect a handler asks
+/// for is not an arrival: it is valid in the handler call its `Effects` was given to, and only there
+/// (`Dispatcher.runsHandlerCall(_:)`), and it starts when that call's step commits.
 enum Admission {
     /// What arrives.
     enum Arrival: Equatable {
@@ -40,8 +40,6 @@ enum Admission {
         case read
         /// A time-travel move: it takes a turn of its own.
         case move
-        /// An effect a handler asks for.
-        case effect
         /// A task started with `dispatchTask`.
         case taskStart
         /// An action that was held or waited for a suspension, now that its turn has come.
@@ -67,8 +65,6 @@ enum Admission {
         var isTurnFree = false
         /// The caller runs a step: a handler, an observer or a middleware of a committing action.
         var runsStep = false
-        /// The caller runs the very handler call the `Effects` it uses was given to.
-        var runsEffectsCall = false
         /// A journal shows the past, and is not moving (its own travel is the one step it lets through).
         var isPastShown = false
     }
@@ -103,8 +99,6 @@ enum Admission {
         case cancelledTask
         /// A time-travel move asked for from inside a dispatch.
         case moveInsideDispatch
-        /// An `Effects` used outside the handler call it was given to.
-        case effectOutsideHandler
         /// A step reaching the stores while a journal shows the past.
         case pastIsShown
     }
@@ -127,8 +121,6 @@ enum Admission {
             if facts.actsForHolder { return arrival == .move ? .refuse(.moveInsideDispatch) : .runInsideTurn }
             if arrival == .batch, facts.isInCancelledTask { return .refuse(.cancelledTask) }
             return facts.isTurnFree ? .run : .waitForTurn
-        case .effect:
-            return facts.runsEffectsCall ? .startOnCommit : .refuse(.effectOutsideHandler)
         case .taskStart:
             if facts.runsStep { return .startOnCommit }
             return facts.isInCancelledTask ? .refuse(.cancelledTask) : .startNow

@@ -178,7 +178,10 @@ extension Dispatcher {
 
     private func moveTransactionActions() {
         // NB: effects alone, the most common case, skip the turn's queue (see `EffectStarts`).
-        if !transaction.effects.requested.isEmpty, commitRequestedEffects() { return }
+        if !transaction.effects.requested.isEmpty {
+            if trackRequestedEffects() { return }
+            transaction.queueRequestedEffects()
+        }
         transaction.moveQueued { queued in
             state.withLock { state in
                 // NB: a start queued behind the step is a task `cancelTasks(id:)` reaches before it starts.
@@ -186,6 +189,13 @@ extension Dispatcher {
                 state.turn.enqueue(&queued)
             }
         }
+    }
+
+    /// Whether the calling thread runs the handler call `call` now: the one time an ``Effects`` given to that call
+    /// may ask for an effect or a cancellation, which starts when the call's step commits.
+    func runsHandlerCall(_ call: UInt64) -> Bool {
+        // NB: the transaction is read only once this thread is known to hold the turn.
+        call != 0 && holdsTurn() && transaction.isOpen && steps.isRunning && transaction.handlerCall == call
     }
 
     /// Runs the handler of the store of type `S` for the current action, unless it ran.

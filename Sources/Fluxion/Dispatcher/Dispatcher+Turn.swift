@@ -2,7 +2,7 @@
 // Where each arrival goes is decided under the lock, by `Admission.decide` (its table is there);
 // what it decides runs here, unlocked. The whole way, from a caller to an effect's task:
 //
-//  caller ── dispatch ──▶ admit (Admission.decide, under the lock)
+//  caller ── dispatch ──▶ receive ─▶ admit (Admission.decide, under the lock)
 //   │                      ├─ refuse ─────────────▶ throws (a cancelled task's: reported to onTaskError)
 //   │                      ├─ joinTransaction ────▶ queued in the running transaction: runs after it commits
 //   │                      ├─ queueBehindStep ────▶ the turn's queue: runs before the holder gives the turn up
@@ -30,16 +30,18 @@
 //  task starts, and what its steps queue does not run (the journal's own lines replay in their place).
 //
 //  The named hops of an action whose handler asks for an effect, to the effect's task (an overload counts
-//  once; the small helpers a hop calls are not hops): dispatch · admit · Admission.decide · forward ·
-//  transact · Transaction.runHandlers · Handler.run · (the handler) Effects.run · requestEffect ·
-//  Transaction.enqueue · Transaction.end · commitRequestedEffects · drainQueueAndEndTurn ·
+//  once; the small helpers a hop calls are not hops): dispatch · receive · admit · Admission.decide ·
+//  forward · transact · Transaction.runHandlers · Handler.run · (the handler) Effects.run · requestEffect ·
+//  runsHandlerCall · Transaction.keep · Transaction.end · trackRequestedEffects · drainQueueAndEndTurn ·
 //  endTurnStartingEffects · startEffects · execute (before issue 36: Transaction.end · drainQueueAndEndTurn ·
 //  QueuedAction.perform · startTask · execute).
-//  One verb per layer: admit (admission), forward (middleware), record (journal), transact (transaction),
-//  run (handlers), perform (the turn's queue), execute (a task's work).
+//  One verb per layer: receive (a dispatcher's entry), admit (admission), forward (middleware), record
+//  (journal), transact (transaction), run (handlers), perform (the turn's queue), track (a task's record),
+//  execute (a task's work).
 extension Dispatcher {
-    /// Admits an action: runs it now, holding the dispatch turn, then the actions queued meanwhile;
-    /// or makes it part of the running transaction, queues it, or refuses it (see ``Admission``).
+    /// Receives an action: asks admission where it goes (``admit(_:from:in:queueing:)``), then runs it now,
+    /// holding the dispatch turn, then the actions queued meanwhile; or makes it part of the running
+    /// transaction, queues it, or refuses it (see ``Admission``).
     ///
     /// An action dispatched by the turn holder is queued behind its action; one
     /// dispatched while the dispatcher is suspended waits for the release.
@@ -49,7 +51,7 @@ extension Dispatcher {
     ///   - queued: Makes the queued form of the action.
     ///   - erased: The action with its payload type erased, for the middleware.
     ///   - handlers: Runs the action through the handlers of its route list; called with the turn held.
-    func admit(
+    func receive(
         _ name: String,
         exclusively: Bool,
         queued: (StepCause, TrackedTask?) -> QueuedAction,

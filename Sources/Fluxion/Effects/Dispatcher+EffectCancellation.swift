@@ -5,11 +5,7 @@ import Foundation
 extension Dispatcher {
     /// Asks, from the handler call `call`, to cancel the tasks under `id` when the running step commits.
     func requestCancellation(of id: TaskKey, inCall call: UInt64) {
-        var facts = Admission.Facts()
-        // NB: the transaction is read only once this thread is known to hold the turn.
-        facts.runsEffectsCall =
-            holdsTurn() && transaction.isOpen && steps.isRunning && transaction.handlerCall == call && call != 0
-        guard Admission.decide(.effect, facts) == .startOnCommit else {
+        guard runsHandlerCall(call) else {
             let error = FluxionError.effectOutsideHandler("\(id.value)")
             return report(TaskError(.refused, taskID: id.value, action: nil, error: error))
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 // An effect's way from its handler to its task. Most often its step queued nothing else, and the turn's
-// queue is empty when the step commits: the commit registers the effect in the lock it takes anyway, the
+// queue is empty when the step commits: the commit tracks the effect in the lock it takes anyway, the
 // holder starts its task once the step is over (its observers have heard it, its journal has recorded it),
 // and attaches the task in the lock that ends the turn — no hop through the turn's queue, and two lock
 // pairs fewer. Otherwise the effect's start is queued, in its place, as a start of its own (see
@@ -17,30 +17,26 @@ extension Dispatcher {
         inCall call: UInt64,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Void
     ) {
-        var facts = Admission.Facts()
-        // NB: the transaction is read only once this thread is known to hold the turn.
-        facts.runsEffectsCall =
-            holdsTurn() && transaction.isOpen && steps.isRunning && transaction.handlerCall == call
-            && call != 0
-        guard Admission.decide(.effect, facts) == .startOnCommit else {
+        guard runsHandlerCall(call) else {
             let name = id.map { "\($0.value)" }
             return report(
                 TaskError(.refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(name)))
         }
         let place = steps.placeEffect()
-        transaction.enqueue(
+        transaction.keep(
             effect: TrackedTask(
                 dispatcher: ObjectIdentifier(self), id: id, effectOf: (place.step, place.index, transaction.actionName),
                 work: work, priority: priority, cancellingInFlight: cancellingInFlight))
     }
 
-    /// Registers the effects of the transaction that just committed, to start before anything queued runs;
-    /// returns `false`, and queues their starts instead, behind actions already queued.
+    /// Tracks the effects the transaction that just committed requested, to start before anything queued
+    /// runs; returns whether it did: `false`, tracking nothing, when the turn's queue holds actions already
+    /// (their starts are then queued behind those, by the caller).
     ///
     /// NB: called only when the transaction queued nothing else (see `EffectStarts`).
-    func commitRequestedEffects() -> Bool {
+    func trackRequestedEffects() -> Bool {
         var cancellations: [any TaskCancelling] = []
-        let registered = state.withLock { state -> Bool in
+        let tracked = state.withLock { state -> Bool in
             // NB: what is queued already runs first; so do the effects' starts, as starts of their own.
             guard state.turn.isQueueEmpty else { return false }
             // NB: tested first: copying an absent existential still costs its witnesses' calls.
@@ -65,10 +61,7 @@ extension Dispatcher {
             taskCancellations.store(state.tasks.cancellations)
             return true
         }
-        guard registered else {
-            transaction.queueRequestedEffects()
-            return false
-        }
+        guard tracked else { return false }
         if transaction.effects.committed.isEmpty {
             swap(&transaction.effects.committed, &transaction.effects.requested)
         } else {
@@ -79,7 +72,7 @@ extension Dispatcher {
         return true
     }
 
-    /// Starts the tasks of the effects registered as their steps committed, in order, for the turn's next
+    /// Starts the tasks of the effects tracked as their steps committed, in order, for the turn's next
     /// lock to attach. Called by the turn holder before it runs anything queued, and before it gives the turn up.
     @inline(__always)  // NB: most often there are none: the test costs no call
     func startCommittedEffects() -> StartedEffects {
@@ -125,7 +118,7 @@ extension Dispatcher {
         transaction.effects.starter = nil
     }
 
-    /// Starts the task of a registered effect.
+    /// Starts the task of a tracked effect.
     ///
     /// The task's operation keeps the dispatcher until the task ends (a dispatcher let go meanwhile lives
     /// until then), with the one reference count its capture takes: the dispatcher is weakly referenced by
@@ -140,8 +133,8 @@ extension Dispatcher {
 
     /// Starts an effect whose start was queued behind other work (see `EffectStarts`).
     func startQueued(effect task: TrackedTask) {
-        guard let registered = register(task, cancellingInFlight: task.cancellingInFlight) else { return }
-        let started = start(task, through: registered.starter)
+        guard let tracking = track(task, cancellingInFlight: task.cancellingInFlight) else { return }
+        let started = start(task, through: tracking.starter)
         if state.withLock({ $0.tasks.attach(effect: started, to: task) }) { started.cancel() }
     }
 

@@ -1,7 +1,7 @@
 /// The effects on their way from a handler to their tasks without the turn's queue: the turn holder's alone.
 ///
 /// An effect asked for while its transaction has queued nothing else waits in ``requested``. If the
-/// transaction commits while the turn's queue is empty, the commit registers it, in the lock it takes
+/// transaction commits while the turn's queue is empty, the commit tracks it, in the lock it takes
 /// anyway (from then on a cancellation reaches it, and `waitUntilDrained` waits for it), and moves it to
 /// ``committed``; the holder starts its task before it runs anything queued, and attaches the task in its
 /// next lock. Anything else keeps the turn's queue and its order: an effect asked for after a queued
@@ -9,7 +9,7 @@
 struct EffectStarts {
     /// Asked for by the open transaction, nothing else queued before them: they start if it commits.
     var requested: ContiguousArray<TrackedTask> = []
-    /// Registered as their transaction committed; their tasks start before the holder runs anything queued.
+    /// Tracked as their transaction committed; their tasks start before the holder runs anything queued.
     var committed: ContiguousArray<TrackedTask> = []
     /// What the commit read under the lock: the task starter, and the observers of task events.
     var starter: (any TaskStarter)?

@@ -17,7 +17,7 @@ final class TrackedTask: EffectTag, @unchecked Sendable {  // registry fields: i
     var isCancelledItself = false
     /// Whether it was cancelled before it started: its work never runs. Set before its `Task` exists.
     var startsCancelled = false
-    /// Whether it is registered and has not ended.
+    /// Whether it is tracked and has not ended.
     var isRunning = false
     /// The tasks registered before and after it, while it runs (see ``TaskRegistry``): the one before is
     /// kept by the registry's list (as its `next`, or its `first`), so its link to it holds no reference count.
