@@ -152,32 +152,4 @@ public final class Dispatcher: Sendable {
     public var isDispatching: Bool {
         state.withLock { $0.turn.holder != nil }
     }
-
-    /// Runs a typed action now, or queues it behind the running one.
-    ///
-    /// The action travels as its parts, so that no generic type is built on the way.
-    func receive<Payload: Sendable>(
-        _ name: String, payload: Payload, error: (any Error)?, exclusively: Bool = false
-    )
-        throws
-    {
-        try receive(name, exclusively: exclusively) {
-            QueuedAction(name: name, payload: payload, error: error, cause: $0, task: $1)
-        } erased: {
-            AnyAction(name: name, payload: payload, error: error)
-        } handlers: { list in
-            try transact(name, payload: payload, error: error, in: list)
-        }
-    }
-
-    /// Runs an untyped action now, or queues it behind the running one.
-    func receive(_ action: AnyAction, exclusively: Bool = false) throws {
-        try receive(action.name, exclusively: exclusively) {
-            QueuedAction(action, cause: $0, task: $1)
-        } erased: {
-            action
-        } handlers: { list in
-            try transact(action, in: list)
-        }
-    }
 }

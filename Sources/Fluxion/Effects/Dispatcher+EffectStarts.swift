@@ -73,13 +73,9 @@ extension Dispatcher {
     }
 
     /// Starts the tasks of the effects tracked as their steps committed, in order, for the turn's next
-    /// lock to attach. Called by the turn holder before it runs anything queued, and before it gives the turn up.
-    @inline(__always)  // NB: most often there are none: the test costs no call
+    /// lock to attach. Called by the turn holder before it runs anything queued, and before it gives the turn up,
+    /// when there are some.
     func startCommittedEffects() -> StartedEffects {
-        transaction.effects.committed.isEmpty ? StartedEffects() : startEffects()
-    }
-
-    private func startEffects() -> StartedEffects {
         let transaction = self.transaction
         // NB: a cancellation that reached a committed effect before its task exists keeps its work from running.
         if taskCancellations.value != transaction.effects.cancellations {
@@ -89,9 +85,9 @@ extension Dispatcher {
         }
         var started = StartedEffects()
         if transaction.effects.observers.isEmpty, transaction.effects.starter == nil {
-            // NB: most often: nothing to tell, nothing to start the tasks but `Task`.
+            // NB: most often: nothing to tell, nothing to start the tasks but `Task`, started here, as `start` does.
             for task in transaction.effects.committed where !task.isSkipped {
-                started.append(task, start(task, through: nil))
+                started.append(task, Task(priority: task.priority) { [self, task] in try await execute(effect: task) })
             }
         } else {
             startEffects(observed: transaction.effects.observers, into: &started)
