@@ -55,8 +55,6 @@ import Testing
         ),
         (.move, facts(\.isTurnFree), .run, "a move takes a turn of its own"),
         (.move, Facts(), .waitForTurn, "a move waits for the turn"),
-        (.effect, facts(\.runsEffectsCall), .startOnCommit, "an effect asked in its handler call"),
-        (.effect, facts(\.holdsOpenTransaction), .refuse(.effectOutsideHandler), "an Effects kept past its call"),
         (.taskStart, facts(\.runsStep, \.isInCancelledTask), .startOnCommit, "dispatchTask from a step"),
         (.taskStart, facts(\.isInCancelledTask), .refuse(.cancelledTask), "a cancelled task starts one"),
         (.taskStart, Facts(), .startNow, "dispatchTask from outside"),

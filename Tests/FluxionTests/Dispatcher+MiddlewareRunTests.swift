@@ -53,14 +53,6 @@ private final class SquareStore: Store<Int>, DefaultInitializable, @unchecked Se
         #expect(Set(runs.values).count == 1, "each action borrowed the one run, and gave it back")
     }
 
-    @Test func anActionsStoredPayloadTypeIsTheTypeItWasDispatchedWith() {
-        #expect(AnyAction(name: "a", payload: 1).storedPayloadType == ObjectIdentifier(Int.self))
-        #expect(AnyAction(name: "a", payload: Int?.none).storedPayloadType == ObjectIdentifier(Int?.self))
-        #expect(AnyAction(name: "a").storedPayloadType == ObjectIdentifier(Void.self))
-        let shape: Shape = Square()
-        #expect(AnyAction(name: "a", payload: shape).storedPayloadType == ObjectIdentifier(Shape.self))
-    }
-
     @Test func aPayloadStoredAsItsSuperclassReachesTheHandlerOfItsOwnClass() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(SquareStore.self)

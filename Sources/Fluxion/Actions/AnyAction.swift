@@ -77,17 +77,6 @@ public struct AnyAction: Sendable, CustomStringConvertible {
     }
 }
 
-extension AnyAction {
-    /// The identity of the type the payload was stored as, read from its existential.
-    ///
-    /// Cheaper than `type(of: payload)`, which asks the run time for the dynamic type (about 100
-    /// instructions): a class instance stored as its superclass answers the superclass.
-    var storedPayloadType: ObjectIdentifier {
-        func identify<Payload>(_: Payload) -> ObjectIdentifier { ObjectIdentifier(Payload.self) }
-        return _openExistential(payload, do: identify)
-    }
-}
-
 /// `payload as? Payload`, except that a `nil` of another `Optional` type is not a `Payload`.
 ///
 /// Swift lets any `nil` cast to any `Optional` type; an untyped action must

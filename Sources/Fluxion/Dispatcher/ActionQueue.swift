@@ -11,19 +11,25 @@ struct QueuedAction {
     let isEffect: Bool
     private let runner: (Dispatcher) throws -> Void
 
+    /// An action, as the dispatch that queues it has it: typed, or `untyped`, its payload opened.
+    init<Payload: Sendable>(
+        _ name: String, payload: Payload, error: (any Error)?, untyped: UnsafePointer<AnyAction>?, cause: StepCause,
+        task: TrackedTask?
+    ) {
+        if let untyped {
+            self.init(untyped.pointee, cause: cause, task: task)
+        } else {
+            self.init(name: name, payload: payload, error: error, cause: cause, task: task)
+        }
+    }
+
     /// A typed action.
     init<Payload: Sendable>(name: String, payload: Payload, error: (any Error)?, cause: StepCause, task: TrackedTask?) {
         action = AnyAction(name: name, payload: payload, error: error)
         self.cause = cause
         self.task = task
         isEffect = false
-        runner = { dispatcher in
-            try dispatcher.forward(name) {
-                AnyAction(name: name, payload: payload, error: error)
-            } handlers: { list in
-                try dispatcher.transact(name, payload: payload, error: error, in: list)
-            }
-        }
+        runner = { dispatcher in try dispatcher.forward(name, payload: payload, error: error, untyped: nil) }
     }
 
     /// An untyped action.
@@ -32,13 +38,7 @@ struct QueuedAction {
         self.cause = cause
         self.task = task
         isEffect = false
-        runner = { dispatcher in
-            try dispatcher.forward(action.name) {
-                action
-            } handlers: { list in
-                try dispatcher.transact(action, in: list)
-            }
-        }
+        runner = { dispatcher in try dispatcher.forward(action) }
     }
 
     /// An effect the step `cause` names asked for while `action` ran: `start` starts it.

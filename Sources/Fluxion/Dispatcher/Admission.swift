@@ -21,8 +21,6 @@
 /// | batch | the dispatcher shuts down | ``Decision/refuse(_:)`` `.shutDown` |
 /// | batch, read, move | the turn is free | ``Decision/run`` |
 /// | batch, read, move | — | ``Decision/waitForTurn`` |
-/// | effect | the caller runs the handler call its `Effects` was given to | ``Decision/startOnCommit`` |
-/// | effect | — | ``Decision/refuse(_:)`` `.effectOutsideHandler` |
 /// | task start | the caller runs a step (a handler, an observer, a middleware) | ``Decision/startOnCommit`` |
 /// | task start | it comes from a cancelled task | ``Decision/refuse(_:)`` `.cancelledTask` |
 /// | task start | — | ``Decision/startNow`` |
@@ -31,7 +29,9 @@
 /// | step (past the middleware, at a journal) | the journal shows the past, and no move runs | ``Decision/refuse(_:)`` `.pastIsShown` |
 /// | step | — | ``Decision/run`` |
 ///
-/// A replayed step arrives as an action or a batch; a time-travel move as a move.
+/// A replayed step arrives as an action or a batch; a time-travel move as a move. An effect a handler asks
+/// for is not an arrival: it is valid in the handler call its `Effects` was given to, and only there
+/// (`Dispatcher.runsHandlerCall(_:)`), and it starts when that call's step commits.
 enum Admission {
     /// What arrives.
     enum Arrival: Equatable {
@@ -42,8 +42,6 @@ enum Admission {
         case read
         /// A time-travel move: it takes a turn of its own.
         case move
-        /// An effect a handler asks for.
-        case effect
         /// A task started with `dispatchTask`.
         case taskStart
         /// An action that was held or waited for a suspension, now that its turn has come.
@@ -78,8 +76,6 @@ enum Admission {
         var isTurnFree = false
         /// The caller runs a step: a handler, an observer or a middleware of a committing action.
         var runsStep = false
-        /// The caller runs the very handler call the `Effects` it uses was given to.
-        var runsEffectsCall = false
         /// A journal shows the past, and is not moving (its own travel is the one step it lets through).
         var isPastShown = false
         /// ``Dispatcher/shutdown()`` has begun (and the code arriving belongs to no cancelled task).
@@ -132,8 +128,6 @@ enum Admission {
         case cancelledTask
         /// A time-travel move asked for from inside a dispatch.
         case moveInsideDispatch
-        /// An `Effects` used outside the handler call it was given to.
-        case effectOutsideHandler
         /// A step reaching the stores while a journal shows the past.
         case pastIsShown
         /// An action or a batch from outside the running turn once ``Dispatcher/shutdown()`` has begun.
@@ -158,8 +152,6 @@ enum Admission {
             if facts.actsForHolder { return arrival == .move ? .refuse(.moveInsideDispatch) : .runInsideTurn }
             if arrival == .batch, facts.refusedCaller != .no { return .refuse(facts.refusedCaller.refusal) }
             return facts.isTurnFree ? .run : .waitForTurn
-        case .effect:
-            return facts.runsEffectsCall ? .startOnCommit : .refuse(.effectOutsideHandler)
         case .taskStart:
             if facts.runsStep { return .startOnCommit }
             return facts.isInCancelledTask ? .refuse(.cancelledTask) : .startNow

@@ -1,47 +1,60 @@
-// Running one action, the turn held: through the middleware, then through its
-// stores' handlers as one transaction, then to the observers.
+// Running one action, the turn held: through the middleware and the journal's recorder, if any, then through
+// its stores' handlers as one transaction, then to the observers. An action travels as its parts, its payload's
+// type kept: no closure carries it, and no generic type is built on the way. An untyped action (an `AnyAction`)
+// travels the same way, its payload opened (as its own type), and itself lent as `untyped` to what needs it
+// whole.
 extension Dispatcher {
     /// Runs an action the turn holder took from a queue, or a batch's: looks its routes up first.
-    func forward(_ name: String, erased: () -> AnyAction, handlers: (RouteList) throws -> Void) throws {
+    func forward<Payload: Sendable>(
+        _ name: String, payload: Payload, error: (any Error)?, untyped: UnsafePointer<AnyAction>?
+    ) throws {
         let (list, passage) = state.withLock { ($0.index.list(for: name), $0.middleware.passage) }
-        try forward(list, through: passage, erased: erased, handlers: handlers)
+        guard passage.isEmpty else {
+            return try forward(list, through: passage, name, payload: payload, error: error, untyped: untyped)
+        }
+        try transact(list, name, payload: payload, error: error, untyped: untyped)
+    }
+
+    /// ``forward(_:payload:error:untyped:)`` for an untyped action.
+    func forward(_ action: AnyAction) throws {
+        try withUnsafePointer(to: action) { untyped in
+            // NB: the payload is opened: it travels as its own type, as a typed action's does.
+            func open<Payload: Sendable>(_ payload: Payload) throws {
+                try forward(action.name, payload: payload, error: action.error, untyped: untyped)
+            }
+            let payload = action.payload
+            try open(payload)
+        }
     }
 
     /// Runs an action through the middleware chain of `passage`, if any, then through the stores of `list`,
-    /// recorded by the journal's recorder of `passage`, if any.
-    func forward(
-        _ list: RouteList,
-        through passage: MiddlewareChain.Passage,
-        erased: () -> AnyAction,
-        handlers: (RouteList) throws -> Void
+    /// recorded by the journal's recorder of `passage`, if any; a passage with neither is not taken
+    /// (``MiddlewareChain/Passage/isEmpty``): the action goes to ``transact(_:_:payload:error:untyped:)``.
+    func forward<Payload: Sendable>(
+        _ list: RouteList, through passage: MiddlewareChain.Passage, _ name: String, payload: Payload,
+        error: (any Error)?, untyped: UnsafePointer<AnyAction>?
     ) throws {
         guard let middleware = passage.middleware else {
-            guard passage.recorder != nil else { return try handlers(list) }
-            // NB: the passage holds its recorder, and the caller the list: both are lent without reference counts.
-            let recorder = Unmanaged.passUnretained(passage.recorder.unsafelyUnwrapped)
             // NB: its stores are made first, so that the recorder sees their states before the action.
-            guard list.isReady else { return try record(erased, reaching: ready(list), by: recorder, handlers) }
-            return try record(erased, reaching: list, by: recorder, handlers)
+            guard list.isReady else {
+                return try forward(
+                    ready(list), through: passage, name, payload: payload, error: error, untyped: untyped)
+            }
+            // NB: the passage holds its recorder, and the caller the list: both are lent without reference counts.
+            return try Unmanaged.passUnretained(passage.recorder.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                try $0.record(
+                    { untyped?.pointee ?? AnyAction(name: name, payload: payload, error: error) }, reaching: list,
+                    in: self, { try transact(list, name, payload: payload, error: error, untyped: untyped) })
+            }
         }
+        let action = untyped?.pointee ?? AnyAction(name: name, payload: payload, error: error)
         // NB: `nil` unless a trace records. Without middleware, the action's span begins with its handlers.
         if let tracer = transaction.tracer {
-            let action = erased()
             return try trace(action.name, recordingIn: tracer) {
                 try forwardThroughMiddleware(action, version: middleware, then: list)
             }
         }
-        try forwardThroughMiddleware(erased(), version: middleware, then: list)
-    }
-
-    /// Runs an action through the stores of `list`, recorded by `recorder`.
-    @inline(__always)
-    private func record(
-        _ erased: () -> AnyAction, reaching list: RouteList, by recorder: Unmanaged<JournalRecorder>,
-        _ handlers: (RouteList) throws -> Void
-    ) throws {
-        try recorder._withUnsafeGuaranteedRef { recorder in
-            try recorder.record(erased, reaching: list, in: self) { try handlers(list) }
-        }
+        try forwardThroughMiddleware(action, version: middleware, then: list)
     }
 
     /// Runs `action` through the middleware chain of version `middleware`, then through the stores of `list`.
@@ -57,81 +70,83 @@ extension Dispatcher {
             // NB: what a middleware asked for before an action that never committed goes with it; asked for
             // once it committed (by a middleware after `next`, or an observer), it starts: its step happened.
             if !transaction.isOpen {
-                if transaction.commits == commits { transaction.dropQueued() } else { enqueueTransactionActions() }
+                if transaction.commits == commits {
+                    transaction.dropQueued()
+                } else if transaction.hasQueued {
+                    moveTransactionActions()
+                }
             }
             throw error
         }
         // NB: effects a middleware asked for after `next`, or for an action it dropped, start now.
-        if !transaction.isOpen { enqueueTransactionActions() }
+        if !transaction.isOpen, transaction.hasQueued { moveTransactionActions() }
     }
 
-    /// Runs a typed action through the stores of `list`.
-    func transact<Payload: Sendable>(_ name: String, payload: Payload, error: (any Error)?, in list: RouteList)
-        throws
-    {
-        if let expected = list.payloadType, expected != ObjectIdentifier(Payload.self),
-            let route = list.typedRoute
+    /// Runs an action through the stores of `list` as one transaction, then tells their observers; a batch's
+    /// action joins the batch's transaction, and a batch's inline mutation (untyped) stages its store's change.
+    ///
+    /// - Parameter untyped: The action whole, when it was dispatched untyped (its payload, opened, is then
+    ///   `payload`).
+    func transact<Payload: Sendable>(
+        _ list: RouteList, _ name: String, payload: Payload, error: (any Error)?, untyped: UnsafePointer<AnyAction>?
+    ) throws {
+        // NB: the handlers of one name agree on the payload type: one check covers them all. An untyped action's
+        // payload is one its handlers can cast (of their type, an optional, a subclass).
+        if let expected = list.payloadType, expected != ObjectIdentifier(Payload.self), let route = list.typedRoute,
+            !(untyped.map { route.handler.accepts($0.pointee.payload) } ?? false)
         {
-            let (expected, actual) = typeNames(route.handler.payload ?? Any.self, Payload.self)
+            let dispatched = untyped.map { type(of: $0.pointee.payload) } ?? Payload.self
+            let (expected, actual) = typeNames(route.handler.payload ?? Any.self, dispatched)
             throw FluxionError.payloadTypeMismatch(action: name, expected: expected, actual: actual)
         }
-        try transact(name, in: list) { handler, store in
-            handler.run(on: store, name: name, payload: payload, error: error)
-        } erased: {
-            AnyAction(name: name, payload: payload, error: error)
+        if list.isMutation, let mutation = untyped?.pointee.payload as? StoreMutation {
+            return try apply(mutation, as: untyped.unsafelyUnwrapped.pointee)
         }
-    }
-
-    /// Runs an untyped action through the stores of `list`; a batch's inline mutation through its store.
-    func transact(_ action: AnyAction, in list: RouteList) throws {
-        if list.isMutation, let mutation = action.payload as? StoreMutation {
-            return try apply(mutation, as: action)
-        }
-        // NB: the handlers of one name agree on the payload type: one check covers them all, and a
-        // payload stored as that very type needs no cast.
-        if let expected = list.payloadType, action.storedPayloadType != expected,
-            let route = list.typedRoute, !route.handler.accepts(action.payload)
-        {
-            let (expected, actual) = typeNames(route.handler.payload ?? Any.self, type(of: action.payload))
-            throw FluxionError.payloadTypeMismatch(action: action.name, expected: expected, actual: actual)
-        }
-        try transact(action.name, in: list) { handler, store in
-            handler.run(on: store, action)
-        } erased: {
-            action
-        }
-    }
-
-    /// Runs one action through its stores as a transaction, then tells their observers.
-    ///
-    /// - Parameters:
-    ///   - run: Runs a handler on its store.
-    ///   - erased: The action with its payload type erased, for `waitFor`, observers and hooks.
-    private func transact(
-        _ name: String,
-        in list: RouteList,
-        running run: (Handler, AnyObject) -> HandlerOutcome,
-        erased: () -> AnyAction
-    ) throws {
         guard !list.routes.isEmpty else {
-            if transaction.isBatch { transaction.appendToBatch(erased()) }
+            let action = untyped?.pointee ?? AnyAction(name: name, payload: payload, error: error)
+            if transaction.isBatch { transaction.appendToBatch(action) }
             let hook = state.withLock { state in
                 state.deadLetters += 1
                 return state.deadLetterHandler
             }
-            hook?(erased())
+            hook?(action)
             return
         }
         // NB: a list whose stores exist is used as it is, without a reference count.
-        guard list.isReady else { return try transact(name, in: ready(list), running: run, erased: erased) }
+        guard list.isReady else {
+            return try transact(ready(list), name, payload: payload, error: error, untyped: untyped)
+        }
         // NB: `nil` unless a trace records: this test is what tracing costs an action while it is off.
         if _slowPath(transaction.tracer != nil) {
-            return try transactTraced(name, in: list, running: run, erased: erased)
+            return try transactTraced(list, name, payload: payload, error: error, untyped: untyped)
         }
-        try withTransaction {
-            try transaction.runHandlers(name, through: list, with: run)
-        } erased: {
-            erased()
+        guard !transaction.isBatch else {
+            // NB: a batch lists its actions as they reached the stores: after the middleware, which may
+            // have changed or dropped them. Its transaction stays open.
+            transaction.appendToBatch(untyped?.pointee ?? AnyAction(name: name, payload: payload, error: error))
+            return try transaction.runHandlers(name, payload: payload, error: error, through: list, tracing: nil)
+        }
+        do {
+            try transaction.runHandlers(name, payload: payload, error: error, through: list, tracing: nil)
+        } catch {
+            transaction.fail(error)
+        }
+        // NB: the transaction commits (its changes are delivered, its dispatched actions run next) or rolls back.
+        let delivery = try transaction.end(step: steps.serial)
+        if transaction.hasQueued { moveTransactionActions() }
+        guard !delivery.isEmpty else { return }
+        transaction.deliver(delivery, as: untyped?.pointee ?? AnyAction(name: name, payload: payload, error: error))
+    }
+
+    /// ``transact(_:_:payload:error:untyped:)`` for an untyped action: a middleware's, or a batch's inline mutation.
+    func transact(_ action: AnyAction, in list: RouteList) throws {
+        try withUnsafePointer(to: action) { untyped in
+            // NB: the payload is opened: it travels as its own type, as a typed action's does.
+            func open<Payload: Sendable>(_ payload: Payload) throws {
+                try transact(list, action.name, payload: payload, error: action.error, untyped: untyped)
+            }
+            let payload = action.payload
+            try open(payload)
         }
     }
 
@@ -142,43 +157,30 @@ extension Dispatcher {
         // NB: a derived state is derived, never set: refused before anything is staged.
         guard !registration.isComputed else { throw FluxionError.computedStoreMutated(registration.name) }
         let store = try instance(of: registration)
-        try withTransaction {
-            try transaction.mutate(store, of: registration, with: mutation.apply)
-        } erased: {
-            action
-        }
-    }
-
-    /// Runs `body` in the transaction: a batch's stays open; otherwise this one commits
-    /// (its changes are delivered, its dispatched actions run next) or rolls back.
-    @inline(__always)  // NB: one call less on every dispatch
-    func withTransaction(_ body: () throws -> Void, erased: () -> AnyAction) throws {
         guard !transaction.isBatch else {
-            // NB: a batch lists its actions as they reached the stores: after the middleware, which may
-            // have changed or dropped them.
-            transaction.appendToBatch(erased())
-            return try body()
+            transaction.appendToBatch(action)
+            return try transaction.mutate(store, of: registration, with: mutation.apply)
         }
+        // NB: a batch's mutation kept and dispatched again (by a middleware, say) is a transaction of its own.
         do {
-            try body()
+            try transaction.mutate(store, of: registration, with: mutation.apply)
         } catch {
             transaction.fail(error)
         }
         let delivery = try transaction.end(step: steps.serial)
-        enqueueTransactionActions()
-        guard !delivery.isEmpty else { return }
-        transaction.deliver(delivery, as: erased())
-    }
-
-    /// Moves the actions the ended transaction dispatched to the turn's queue.
-    @inline(__always)  // NB: most often there are none: the test costs no call
-    func enqueueTransactionActions() {
         if transaction.hasQueued { moveTransactionActions() }
+        guard !delivery.isEmpty else { return }
+        transaction.deliver(delivery, as: action)
     }
 
-    private func moveTransactionActions() {
+    /// Moves the actions the ended transaction dispatched to the turn's queue: called when it has some
+    /// (``Transaction/hasQueued``).
+    func moveTransactionActions() {
         // NB: effects alone, the most common case, skip the turn's queue (see `EffectStarts`).
-        if !transaction.effects.requested.isEmpty, commitRequestedEffects() { return }
+        if !transaction.effects.requested.isEmpty {
+            if trackRequestedEffects() { return }
+            transaction.queueRequestedEffects()
+        }
         transaction.moveQueued { queued in
             transaction.effects.defersStarts = true  // NB: no task's work begins before the queue is run
             state.withLock { state in
@@ -188,6 +190,13 @@ extension Dispatcher {
                 state.turn.enqueue(&queued)
             }
         }
+    }
+
+    /// Whether the calling thread runs the handler call `call` now: the one time an ``Effects`` given to that call
+    /// may ask for an effect or a cancellation, which starts when the call's step commits.
+    func runsHandlerCall(_ call: UInt64) -> Bool {
+        // NB: the transaction is read only once this thread is known to hold the turn.
+        call != 0 && holdsTurn() && transaction.isOpen && steps.isRunning && transaction.handlerCall == call
     }
 
     /// Runs the handler of the store of type `S` for the current action, unless it ran.

@@ -1,67 +1,127 @@
 // The dispatch turn: which thread runs actions now, and what the others do meanwhile.
 // Where each arrival goes is decided under the lock, by `Admission.decide` (its table is there);
-// what it decides runs here, unlocked. The whole way, from a caller to an effect's task:
+// what it decides runs here, unlocked. The whole way, from a caller to an effect's task (the names in
+// backticks are functions and types: `.ci/diagram-names.py` checks that each exists):
 //
-//  caller ── dispatch ──▶ admit (Admission.decide, under the lock)
-//   │                      ├─ refuse ─────────────▶ throws (a cancelled task's: reported to onTaskError)
-//   │                      ├─ joinTransaction ────▶ queued in the running transaction: runs after it commits
-//   │                      ├─ queueBehindStep ────▶ the turn's queue: runs before the holder gives the turn up
-//   │                      ├─ waitForRelease ─────▶ the suspension's queue: runs at the last release
-//   │                      ├─ holdForPresent ─────▶ held: queued first by the move back to the present
-//   │                      ├─ waitForTurn ────────▶ waits on the lock, and arrives again
-//   │                      └─ run ─▶ forward: each middleware, then the journal's recorder, which
-//   │                                 asks Admission again (.step: refused while the past is shown) ─▶
-//   │                                 transact: handlers stage ─▶ Transaction.end: commit all, or roll all back
-//   │                                   ├─ commit: its deferred work (effects, dispatchTask from the step,
-//   │                                   │   queued actions) moves to the turn's queue ─▶ observers hear it;
-//   │                                   │   effects alone, with the turn's queue empty, are registered in
-//   │                                   │   that same lock instead (see `EffectStarts`); either lock checks
-//   │                                   │   the tasks against the cancellations made since they were asked
-//   │                                   │   for (`TaskRegistry`)
+//  caller ── `dispatch` ─▶ `receive` ─▶ `admit`: under the lock (`Guarded.withLockWaiting`), `Admission.decide`
+//   │                       ├─ refuse ─────────────▶ throws (a cancelled task's: reported to onTaskError)
+//   │                       ├─ joinTransaction ────▶ `Transaction.enqueue`: runs after the transaction commits
+//   │                       ├─ queueBehindStep ────▶ the turn's queue: runs before the holder gives the turn up
+//   │                       ├─ waitForRelease ─────▶ the suspension's queue: runs at the last release
+//   │                       ├─ holdForPresent ─────▶ held: queued first by the move back to the present
+//   │                       ├─ waitForTurn ────────▶ waits on the lock, and arrives again
+//   │                       └─ run ─▶ with middleware or a journal, `forward`: each middleware, then the journal's
+//   │                                  `JournalRecorder.record`, which refuses a step while the past is shown
+//   │                                  (`JournalRecorder.refuseWhilePastIsShown`) ─▶
+//   │                                  `transact`: `Transaction.runHandlers` ─▶ `Transaction.runHandler` for each
+//   │                                  store ─▶ `Handler.run` ─▶ the handler (`Store.applyInPlace` changes its
+//   │                                  state in place when it can, `Store.apply` a copy otherwise), which may ask
+//   │                                  for an effect: `Effects.run` ─▶ `requestEffect` ─▶ `Transaction.keep`;
+//   │                                  then `Transaction.end`: commit all, or roll all back
+//   │                                   ├─ commit: `moveTransactionActions`: its deferred work (effects,
+//   │                                   │   dispatchTask from the step, queued actions) moves to the turn's
+//   │                                   │   queue; effects alone, with the turn's queue empty, are tracked
+//   │                                   │   instead (`trackRequestedEffects`; see `EffectStarts`); either lock
+//   │                                   │   checks the tasks against the cancellations made since they were
+//   │                                   │   asked for (`TaskRegistry`); then observers hear it (`Transaction.deliver`)
 //   │                                   └─ roll back: its deferred work is dropped (the tasks throw
 //   │                                       CancellationError without running)
-//   │◀── drainQueueAndEndTurn: with nothing queued, the registered effects' tasks start (`execute` runs
-//         each one's work with the task-local `TrackedTask`) and the turn is given up in the lock that
-//         attaches them; otherwise the queue runs first, in order (QueuedAction.perform; a queued effect's
-//         start registers its task), the tasks registered meanwhile wait (`deferCommittedEffects`), and
-//         once nothing is queued they start (`startAwaitingTasks`): a cancellation later in the turn keeps
-//         their work from running. Then the turn is given up, and the drain waiters resume.
+//   │◀── `drainQueueAndEndTurn`: with nothing queued, the tracked effects' tasks start (`startCommittedEffects`;
+//         `execute` runs each one's work with the task-local `TrackedTask`) and the turn is given up in the lock
+//         that attaches them; otherwise the queue runs first, in order (`QueuedAction.perform`; a queued effect's
+//         start, `startQueued`, tracks its task), the tasks tracked meanwhile wait (`deferCommittedEffects`), and
+//         once nothing is queued they start (`startAwaitingTasks`): a cancellation later in the turn keeps their
+//         work from running. Then the turn is given up, and the drain waiters resume.
 //
 //  A batch runs the same way with one transaction across its actions; a read takes the turn between two
 //  actions. A time-travel move (Journal.move) is a turn of its own: refused from inside one, it sets the
-//  states as one batch heard as `Fluxion.travel`, stops moving, and, reaching the present, queues the held
+//  states as one batch heard as "Fluxion.travel", stops moving, and, reaching the present, queues the held
 //  dispatches first. A replay dispatches each recorded step as an action or a batch, with tasks paused: no
 //  task starts, and what its steps queue does not run (the journal's own lines replay in their place).
 //
-//  The named hops of an action whose handler asks for an effect, to the effect's task (an overload counts
-//  once; the small helpers a hop calls are not hops): dispatch · admit · Admission.decide · forward ·
-//  transact · Transaction.runHandlers · Handler.run · (the handler) Effects.run · requestEffect ·
-//  Transaction.enqueue · Transaction.end · commitRequestedEffects · drainQueueAndEndTurn ·
-//  endTurnStartingEffects · startEffects · execute (before issue 36: Transaction.end · drainQueueAndEndTurn ·
-//  QueuedAction.perform · startTask · execute).
-//  One verb per layer: admit (admission), forward (middleware), record (journal), transact (transaction),
-//  run (handlers), perform (the turn's queue), execute (a task's work).
+//  Hops (20): dispatch · receive · admit · Guarded.withLockWaiting · Admission.decide · transact ·
+//  Transaction.runHandlers · Transaction.runHandler · Handler.run · Store.applyInPlace · Effects.run ·
+//  Effects.request · requestEffect · Transaction.keep · Transaction.end · moveTransactionActions ·
+//  trackRequestedEffects · drainQueueAndEndTurn · startCommittedEffects · execute.
+//  Those are the named functions on the way of an action whose handler asks for one effect, from `dispatch` to
+//  the effect's work, each once (an overload once), as `.ci/dispatch-hops.py` finds them in a debug build: 42
+//  before issue 42, counted by hand; 30 by that script.
+//  One verb per layer: receive (a dispatcher's entry), admit (admission), forward (middleware), record
+//  (journal), transact (transaction), run (handlers), keep (a request, until the commit), perform (the turn's
+//  queue), track (a task's record), start (a task), execute (a task's work).
 extension Dispatcher {
-    /// Admits an action: runs it now, holding the dispatch turn, then the actions queued meanwhile;
-    /// or makes it part of the running transaction, queues it, or refuses it (see ``Admission``).
+    /// Receives an action: asks admission where it goes (``admit(_:from:in:queueing:)``), then runs it now,
+    /// holding the dispatch turn, then the actions queued meanwhile; or makes it part of the running
+    /// transaction, queues it, or refuses it (see ``Admission``).
     ///
     /// An action dispatched by the turn holder is queued behind its action; one
-    /// dispatched while the dispatcher is suspended waits for the release.
+    /// dispatched while the dispatcher is suspended waits for the release. The action travels as its parts,
+    /// so that no generic type is built on the way.
     ///
     /// - Parameters:
+    ///   - untyped: The action whole, when it was dispatched untyped (its payload, opened, is then `payload`).
     ///   - exclusively: Whether the action runs even while the dispatcher is suspended.
-    ///   - queued: Makes the queued form of the action.
-    ///   - erased: The action with its payload type erased, for the middleware.
-    ///   - handlers: Runs the action through the handlers of its route list; called with the turn held.
-    func admit(
-        _ name: String,
-        exclusively: Bool,
-        queued: (StepCause, TrackedTask?) -> QueuedAction,
-        erased: () -> AnyAction,
-        handlers: (RouteList) throws -> Void
+    func receive<Payload: Sendable>(
+        _ name: String, payload: Payload, error: (any Error)?, untyped: UnsafePointer<AnyAction>? = nil,
+        exclusively: Bool = false
     ) throws {
+        let admitted = admit(name, exclusively: exclusively) {
+            QueuedAction(name, payload: payload, error: error, untyped: untyped, cause: $0, task: $1)
+        }
+        switch admitted {
+        case .decided(.joinTransaction):
+            transaction.enqueue(
+                QueuedAction(
+                    name, payload: payload, error: error, untyped: untyped,
+                    cause: steps.causeOfQueued ?? causeOfCurrentTask, task: nil))
+        case .decided(.refuse):
+            throw refusal(of: name)
+        case .decided:
+            return  // NB: queued behind the step, waiting for a release, or held for the present
+        case .runs(let list, let passage):
+            var failure: (any Error)?
+            let began = steps.beginDirect()
+            do {
+                // NB: without middleware and a journal, the action goes straight to its stores, made first on
+                // their first need.
+                if !passage.isEmpty {
+                    try forward(list, through: passage, name, payload: payload, error: error, untyped: untyped)
+                } else if list.isReady {
+                    try transact(list, name, payload: payload, error: error, untyped: untyped)
+                } else {
+                    try transact(ready(list), name, payload: payload, error: error, untyped: untyped)
+                }
+            } catch {
+                failure = error
+            }
+            steps.end(began)
+            drainQueueAndEndTurn()
+            if let failure { throw failure }
+        }
+    }
+
+    /// ``receive(_:payload:error:untyped:exclusively:)`` for an untyped action.
+    func receive(_ action: AnyAction, exclusively: Bool = false) throws {
+        try withUnsafePointer(to: action) { untyped in
+            // NB: the payload is opened: it travels as its own type, as a typed action's does.
+            func open<Payload: Sendable>(_ payload: Payload) throws {
+                try receive(
+                    action.name, payload: payload, error: action.error, untyped: untyped, exclusively: exclusively)
+            }
+            let payload = action.payload
+            try open(payload)
+        }
+    }
+
+    /// Admits an action named `name` from this thread, under the lock: records where it goes (``Admission``), and,
+    /// when it runs now, what it runs through.
+    ///
+    /// - Parameter queued: Makes the queued form of the action, with its cause and the task that waits with it.
+    func admit(
+        _ name: String, exclusively: Bool, queueing queued: (StepCause, TrackedTask?) -> QueuedAction
+    ) -> Admitted {
         let thread = ThreadID.current
-        let admitted = state.withLockWaiting { state -> Admitted? in
+        return state.withLockWaiting { state -> Admitted? in
             let decision = admit(.action(exclusively: exclusively), from: thread, in: &state) { byHolder in
                 // NB: the holder's own code queues behind its step; others wait with their task's cause. One
                 // expression: a closure of statements was not inlined, and its context retained the dispatcher,
@@ -71,25 +131,6 @@ extension Dispatcher {
             guard let decision else { return nil }
             guard decision == .run else { return .decided(decision) }
             return .runs(state.index.list(for: name), through: state.middleware.passage)
-        }
-        switch admitted {
-        case .decided(.joinTransaction):
-            transaction.enqueue(queued(steps.causeOfQueued ?? causeOfCurrentTask, nil))
-        case .decided(.refuse):
-            throw refusal(of: name)
-        case .decided:
-            return  // NB: queued behind the step, waiting for a release, or held for the present
-        case .runs(let list, let passage):
-            var failure: (any Error)?
-            let began = steps.beginDirect()
-            do {
-                try forward(list, through: passage, erased: erased, handlers: handlers)
-            } catch {
-                failure = error
-            }
-            steps.end(began)
-            drainQueueAndEndTurn()
-            if let failure { throw failure }
         }
     }
 
@@ -117,19 +158,16 @@ extension Dispatcher {
     /// The effects the steps committed start before the turn is given up, in order, once nothing is queued
     /// (see `EffectStarts`).
     func drainQueueAndEndTurn() {
-        guard transaction.effects.committed.isEmpty else { return endTurnStartingEffects() }
         // NB: most often nothing was queued and nobody waits for a drain: the turn just ends.
-        let ended = state.withLock { state in
-            guard state.turn.endIfIdle() else { return false }
-            self.state.broadcast()
-            return true
+        guard !transaction.effects.committed.isEmpty else {
+            let ended = state.withLock { state in
+                guard state.turn.endIfIdle() else { return false }
+                self.state.broadcast()
+                return true
+            }
+            if !ended { drainStartingEffects() }
+            return
         }
-        if !ended { drainStartingEffects() }
-    }
-
-    /// Starts the effects the step committed; then, most often, ends the turn in the lock that attaches their
-    /// tasks; otherwise runs the queued actions first, and the effects start after them.
-    private func endTurnStartingEffects() {
         // NB: the step queued work behind it: the effects' work waits until that has run.
         guard !transaction.effects.defersStarts else { return drainStartingEffects() }
         var started = startCommittedEffects()
@@ -143,7 +181,7 @@ extension Dispatcher {
         if !ended { drainStartingEffects() }
     }
 
-    /// Runs the queued actions in order; once none is left, starts the tasks the steps registered meanwhile,
+    /// Runs the queued actions in order; once none is left, starts the tasks the steps tracked meanwhile,
     /// in order, then gives up the dispatch turn (unless more was queued meanwhile: it runs first). Each lock
     /// attaches the tasks started before it.
     private func drainStartingEffects() {

@@ -89,14 +89,14 @@ public final class Dispatcher: Sendable {
     ///   ``FluxionError/payloadTypeMismatch(action:expected:actual:)`` if the
     ///   name's handlers take another payload type, in which case no store is touched.
     public func dispatch<Payload>(_ name: ActionName<Payload>, payload: Payload, error: (any Error)? = nil) throws {
-        try admit(name.rawValue, payload: payload, error: error)
+        try receive(name.rawValue, payload: payload, error: error)
     }
 
     /// Dispatches a typed action without a payload.
     ///
     /// - Throws: See ``dispatch(_:payload:error:)``.
     public func dispatch(_ name: ActionName<Void>, error: (any Error)? = nil) throws {
-        try admit(name.rawValue, payload: (), error: error)
+        try receive(name.rawValue, payload: (), error: error)
     }
 
     /// Dispatches an action by raw name, with a payload of any type.
@@ -109,7 +109,7 @@ public final class Dispatcher: Sendable {
     ///   when the name's handlers expect another payload type (no store is
     ///   touched), or the first error a handler threw.
     public func dispatch(_ action: AnyAction) throws {
-        try admit(action)
+        try receive(action)
     }
 
     /// Runs the handler of another store for the current action first.
@@ -157,33 +157,5 @@ public final class Dispatcher: Sendable {
     /// `false`, or `true` for another thread's dispatch.
     public var isDispatching: Bool {
         state.withLock { $0.turn.holder != nil }
-    }
-
-    /// Runs a typed action now, or queues it behind the running one.
-    ///
-    /// The action travels as its parts, so that no generic type is built on the way.
-    func admit<Payload: Sendable>(
-        _ name: String, payload: Payload, error: (any Error)?, exclusively: Bool = false
-    )
-        throws
-    {
-        try admit(name, exclusively: exclusively) {
-            QueuedAction(name: name, payload: payload, error: error, cause: $0, task: $1)
-        } erased: {
-            AnyAction(name: name, payload: payload, error: error)
-        } handlers: { list in
-            try transact(name, payload: payload, error: error, in: list)
-        }
-    }
-
-    /// Runs an untyped action now, or queues it behind the running one.
-    func admit(_ action: AnyAction, exclusively: Bool = false) throws {
-        try admit(action.name, exclusively: exclusively) {
-            QueuedAction(action, cause: $0, task: $1)
-        } erased: {
-            action
-        } handlers: { list in
-            try transact(action, in: list)
-        }
     }
 }

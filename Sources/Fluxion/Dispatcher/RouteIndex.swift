@@ -84,9 +84,15 @@ struct RouteIndex {
     }
 
     /// The route list of an action name.
+    @inline(__always)  // NB: the last name's list, most often asked for again, at the cost of no call
     mutating func list(for name: String) -> RouteList {
         // NB: the byte counts first: a name of another length costs no comparison of bytes.
         if let last = lastLookUp, last.name.utf8.count == name.utf8.count, last.name == name { return last.list }
+        return lookUpList(for: name)
+    }
+
+    /// The route list of an action name other than the last one asked for.
+    private mutating func lookUpList(for name: String) -> RouteList {
         let list = lists[name] ?? fallbackList
         lastLookUp = (name, list)
         return list

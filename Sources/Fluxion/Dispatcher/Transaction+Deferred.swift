@@ -14,9 +14,10 @@ extension Transaction {
         effects.requested.removeAll(keepingCapacity: true)
     }
 
-    /// Keeps an effect asked for during the transaction, to start after it commits: apart from the queue
-    /// while nothing else is queued (see ``EffectStarts``).
-    func enqueue(effect task: TrackedTask) {
+    /// Keeps an effect asked for during the transaction, to start after it commits: among the requested
+    /// effects, apart from the queue, while nothing else is queued (see ``EffectStarts``); queued as a start
+    /// of its own otherwise.
+    func keep(effect task: TrackedTask) {
         if queued.isEmpty { effects.requested.append(task) } else { enqueue(QueuedAction(startingEffect: task)) }
     }
 

@@ -23,9 +23,12 @@ struct TransactionState {
     var progress: ContiguousArray<TransactionProgress> = []
     /// The routes whose handlers are running, outermost first (a `waitFor` nests one).
     var running: ContiguousArray<Int> = []
-    /// Runs a handler of the running action, as its dispatch does (typed, traced while a trace records),
-    /// kept while its handlers run for `waitFor` to run other handlers; only when several stores handle it.
-    var runner: ((Handler, AnyObject) -> HandlerOutcome)?
+    /// The running action's payload, its error and the trace recording its handlers, lent by its dispatch while
+    /// its handlers run, for `waitFor` to run other handlers early; only when several stores handle it.
+    /// NB: the dispatch keeps the payload, and the trace, until then: they are lent without copies or counts.
+    var lent: LentPayload?
+    var lentError: (any Error)?
+    var lentRecorder: Unmanaged<TraceRecorder>?
     /// The name of the action running now, or last run.
     var actionName = ""
     /// Whether the running action stages its changes.

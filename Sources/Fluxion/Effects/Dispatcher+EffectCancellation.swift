@@ -5,11 +5,7 @@ import Foundation
 extension Dispatcher {
     /// Asks, from the handler call `call`, to cancel the tasks under `id` when the running step commits.
     func requestCancellation(of id: TaskKey, inCall call: UInt64) {
-        var facts = Admission.Facts()
-        // NB: the transaction is read only once this thread is known to hold the turn.
-        facts.runsEffectsCall =
-            holdsTurn() && transaction.isOpen && steps.isRunning && transaction.handlerCall == call && call != 0
-        guard Admission.decide(.effect, facts) == .startOnCommit else {
+        guard runsHandlerCall(call) else {
             let error = FluxionError.effectOutsideHandler("\(id.value)")
             return report(TaskError(.refused, taskID: id.value, action: nil, error: error))
         }
@@ -23,7 +19,7 @@ extension Dispatcher {
     /// Cancels the tasks under the id of `tag`, a committed step's cancellation, and tells the journals.
     ///
     /// NB: a replay cancels nothing: it starts no task, and its journal lines tell what happened. Starts
-    /// queued before it are registered already, their work not begun (it begins once nothing is queued): they
+    /// queued before it are tracked already, their work not begun (it begins once nothing is queued): they
     /// never run it. Those queued after it were asked for after it, and are not reached.
     private func cancel(as tag: EffectTag) {
         let observers = state.withLock { state in

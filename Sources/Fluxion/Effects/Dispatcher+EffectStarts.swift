@@ -1,7 +1,7 @@
 import Foundation
 
 // An effect's way from its handler to its task. Most often its step queued nothing else, and the turn's
-// queue is empty when the step commits: the commit registers the effect in the lock it takes anyway, the
+// queue is empty when the step commits: the commit tracks the effect in the lock it takes anyway, the
 // holder starts its task once the step is over (its observers have heard it, its journal has recorded it),
 // and attaches the task in the lock that ends the turn — no hop through the turn's queue, and two lock
 // pairs fewer. Otherwise the effect's start is queued, in its place, as a start of its own (see
@@ -17,33 +17,29 @@ extension Dispatcher {
         inCall call: UInt64,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Void
     ) {
-        var facts = Admission.Facts()
-        // NB: the transaction is read only once this thread is known to hold the turn.
-        facts.runsEffectsCall =
-            holdsTurn() && transaction.isOpen && steps.isRunning && transaction.handlerCall == call
-            && call != 0
-        guard Admission.decide(.effect, facts) == .startOnCommit else {
+        guard runsHandlerCall(call) else {
             let name = id.map { "\($0.value)" }
             return report(
                 TaskError(.refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(name)))
         }
         let place = steps.placeEffect()
         // NB: the count of cancellations so far, read unlocked: one asked for after it reaches it at the commit.
-        transaction.enqueue(
+        transaction.keep(
             effect: TrackedTask(
                 dispatcher: ObjectIdentifier(self), id: id, requestSerial: taskCancellations.value,
                 effectOf: (place.step, place.index, transaction.actionName), work: work, priority: priority,
                 cancellingInFlight: cancellingInFlight))
     }
 
-    /// Registers the effects of the transaction that just committed, to start before the turn is given up;
-    /// returns `false`, and queues their starts instead, behind actions already queued.
+    /// Tracks the effects the transaction that just committed requested, to start before the turn is given up;
+    /// returns whether it did: `false`, tracking nothing, when the turn's queue holds actions already (their
+    /// starts are then queued behind those, by the caller).
     ///
     /// The cancellations asked for since each effect was asked for reach it here, in the lock.
     /// NB: called only when the transaction queued nothing else (see `EffectStarts`).
-    func commitRequestedEffects() -> Bool {
+    func trackRequestedEffects() -> Bool {
         var cancellations: [any TaskCancelling] = []
-        let registered = state.withLock { state -> Bool in
+        let tracked = state.withLock { state -> Bool in
             // NB: what is queued already runs first; so do the effects' starts, as starts of their own.
             guard state.turn.isQueueEmpty else { return false }
             // NB: tested first: copying an absent existential still costs its witnesses' calls.
@@ -63,17 +59,14 @@ extension Dispatcher {
                 let handles = state.tasks.begin(task, cancellingInFlight: task.cancellingInFlight)
                 if !handles.isEmpty { cancellations += handles }
             }
-            // NB: every task the step asked for is registered: the cancellations it was checked against are told.
+            // NB: every task the step asked for is tracked: the cancellations it was checked against are told.
             state.tasks.forgetRecent()
             if !hasStartedTasks.isSet { hasStartedTasks.set(true) }
             state.turn.taskCount = state.tasks.count
             taskCancellations.store(state.tasks.cancellations)
             return true
         }
-        guard registered else {
-            transaction.queueRequestedEffects()
-            return false
-        }
+        guard tracked else { return false }
         if transaction.effects.committed.isEmpty {
             swap(&transaction.effects.committed, &transaction.effects.requested)
         } else {
@@ -84,14 +77,9 @@ extension Dispatcher {
         return true
     }
 
-    /// Starts the tasks of the effects registered as their steps committed, in order, for the turn's next
-    /// lock to attach. Called by the turn holder when nothing is queued behind the step.
-    @inline(__always)  // NB: most often there are none: the test costs no call
+    /// Starts the tasks of the effects tracked as their steps committed, in order, for the turn's next
+    /// lock to attach. Called by the turn holder when nothing is queued behind the step, and there are some.
     func startCommittedEffects() -> StartedEffects {
-        transaction.effects.committed.isEmpty ? StartedEffects() : startEffects()
-    }
-
-    private func startEffects() -> StartedEffects {
         let transaction = self.transaction
         // NB: a cancellation that reached a committed effect before its task exists keeps its work from running.
         if taskCancellations.value != transaction.effects.cancellations {
@@ -101,9 +89,10 @@ extension Dispatcher {
         }
         var started = StartedEffects()
         if transaction.effects.observers.isEmpty, transaction.effects.starter == nil {
-            // NB: most often: nothing to tell, nothing to start the tasks but `Task`.
+            // NB: most often: nothing to tell, nothing to start the tasks but `Task`, started here, as `start` does.
             for task in transaction.effects.committed where !task.isSkipped {
-                started.append(task, start(task, through: nil))
+                task.owner = self
+                started.append(task, Task(priority: task.priority) { [task] in try await Dispatcher.execute(effect: task) })
             }
         } else {
             let starter = transaction.effects.starter
@@ -166,7 +155,7 @@ extension Dispatcher {
         return started
     }
 
-    /// Starts the task of a registered effect.
+    /// Starts the task of a tracked effect.
     ///
     /// The task keeps the dispatcher until its work ends (a dispatcher let go meanwhile lives until then),
     /// through the effect's record, which lets go of it before the drain waiters hear of the end. The
@@ -186,10 +175,10 @@ extension Dispatcher {
         keeper.gate.open(as: task)
     }
 
-    /// Registers an effect whose start was queued behind other work (see `EffectStarts`); its task starts
+    /// Tracks an effect whose start was queued behind other work (see `EffectStarts`); its task starts
     /// once nothing is queued.
     func startQueued(effect task: TrackedTask) {
-        guard register(task, cancellingInFlight: task.cancellingInFlight) != nil else { return }
+        guard track(task, cancellingInFlight: task.cancellingInFlight) != nil else { return }
         transaction.effects.awaiting.append(task)
         transaction.effects.defersStarts = true
     }

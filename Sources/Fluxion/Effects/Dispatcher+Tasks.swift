@@ -44,7 +44,7 @@ extension Dispatcher {
         let start = QueuedAction(effectOf: AnyAction(name: action), cause: .queued(by: steps.serial), starting: tracked)
         {
             dispatcher in
-            guard dispatcher.register(tracked, cancellingInFlight: cancellingInFlight) != nil else {
+            guard dispatcher.track(tracked, cancellingInFlight: cancellingInFlight) != nil else {
                 return keeper.gate.drop()
             }
             dispatcher.attach(task, to: tracked)
@@ -69,14 +69,14 @@ extension Dispatcher {
         return task
     }
 
-    /// Registers and starts a task; `nil` while a replay pauses tasks.
+    /// Tracks and starts a task; `nil` while a replay pauses tasks.
     private func startTask<Value: Sendable>(
         _ tracked: TrackedTask,
         cancellingInFlight: Bool,
         priority: TaskPriority?,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Value
     ) -> Task<Value, any Error>? {
-        guard let starter = register(tracked, cancellingInFlight: cancellingInFlight) else { return nil }
+        guard let starter = track(tracked, cancellingInFlight: cancellingInFlight) else { return nil }
         tracked.owner = self
         let operation: @Sendable () async throws -> Value = { try await Dispatcher.execute(work, as: tracked) }
         let task =
@@ -94,15 +94,16 @@ extension Dispatcher {
         return starter?.start(priority: priority, operation) ?? Task(priority: priority, operation: operation)
     }
 
-    /// What starts a registered task: the dispatcher's task starter, if it has one.
-    struct Registered {
+    /// What starts a tracked task: the dispatcher's task starter, if it has one.
+    struct Tracking {
         let starter: (any TaskStarter)?
     }
 
-    /// Records a task about to start, cancelling those it replaces; `nil` while a replay pauses tasks.
-    func register(_ tracked: TrackedTask, cancellingInFlight: Bool) -> Registered? {
+    /// Tracks a task about to start, cancelling those it replaces; returns what starts it, `nil` while a replay
+    /// pauses tasks (it is then not tracked).
+    func track(_ tracked: TrackedTask, cancellingInFlight: Bool) -> Tracking? {
         var observers: [@Sendable (TaskEvent) -> Void] = []
-        let registered = state.withLock { state -> ([any TaskCancelling], (any TaskStarter)?)? in
+        let began = state.withLock { state -> ([any TaskCancelling], (any TaskStarter)?)? in
             if tracked.effect != nil, !state.taskEventObservers.isEmpty {
                 observers = Array(state.taskEventObservers.values)
             }
@@ -119,7 +120,7 @@ extension Dispatcher {
             taskCancellations.store(state.tasks.cancellations)
             return (cancellations, state.taskStarter)
         }
-        guard let (cancellations, starter) = registered else {
+        guard let (cancellations, starter) = began else {
             if let effect = tracked.effect { for observer in observers { observer(.skipped(effect)) } }
             return nil
         }
@@ -128,10 +129,10 @@ extension Dispatcher {
             let event = TaskEvent.started(effect, at: .readingRealTimeClock())
             for observer in observers { observer(event) }
         }
-        return Registered(starter: starter)
+        return Tracking(starter: starter)
     }
 
-    /// Records how to cancel a registered task; a cancellation that came before is applied now.
+    /// Records how to cancel a tracked task; a cancellation that came before is applied now.
     func attach<Value>(_ task: Task<Value, any Error>, to tracked: TrackedTask) {
         if state.withLock({ $0.tasks.attach(task, to: tracked) }) { task.cancel() }
     }
@@ -194,7 +195,7 @@ extension Dispatcher {
 
     /// The tracked task of this dispatcher the running code belongs to, if any.
     ///
-    /// NB: a task is registered before its code runs, so code that reads `hasStartedTasks` unset belongs to
+    /// NB: a task is tracked before its code runs, so code that reads `hasStartedTasks` unset belongs to
     /// no task of this dispatcher: the task-local value, which costs a tenth of a recorded dispatch, is
     /// read only by a dispatcher that started tasks.
     var currentTask: TrackedTask? {

@@ -1,26 +1,26 @@
 /// The effects on their way from a handler to their tasks without the turn's queue: the turn holder's alone.
 ///
 /// An effect asked for while its transaction has queued nothing else waits in ``requested``. If the
-/// transaction commits while the turn's queue is empty, the commit registers it, in the lock it takes
+/// transaction commits while the turn's queue is empty, the commit tracks it, in the lock it takes
 /// anyway (from then on a cancellation reaches it, and `waitUntilDrained` waits for it), and moves it to
 /// ``committed``. Anything else keeps the turn's queue and its order: an effect asked for after a queued
 /// action, or committed behind queued actions, is queued as a start of its own.
 ///
 /// No task's work begins before the turn is given up: when the turn's queue has more to run, the effects
-/// registered meanwhile wait in ``awaiting`` (and the tasks `dispatchTask` started from a step, in
+/// tracked meanwhile wait in ``awaiting`` (and the tasks `dispatchTask` started from a step, in
 /// ``awaitingGates``) until it is empty, so that a cancellation from a later step of the same turn — an
 /// observer's dispatch that cancels, say — keeps their work from ever running. Most often nothing else is
 /// queued: the holder starts the committed effects at once, and attaches them in the lock that ends the turn.
 struct EffectStarts {
     /// Asked for by the open transaction, nothing else queued before them: they start if it commits.
     var requested: ContiguousArray<TrackedTask> = []
-    /// Registered as their transaction committed; their tasks start before the turn is given up.
+    /// Tracked as their transaction committed; their tasks start before the turn is given up.
     var committed: ContiguousArray<TrackedTask> = []
-    /// Registered, and told to the observers of task events; their tasks start once nothing is queued.
+    /// Tracked, and told to the observers of task events; their tasks start once nothing is queued.
     var awaiting: ContiguousArray<TrackedTask> = []
-    /// Tasks `dispatchTask` started from a step, registered; their gates open once nothing is queued.
+    /// Tasks `dispatchTask` started from a step, tracked; their gates open once nothing is queued.
     var awaitingGates: [(task: TrackedTask, keeper: TaskGateKeeper)] = []
-    /// Whether the holder queued work behind the step since the commit that registered ``committed``: their
+    /// Whether the holder queued work behind the step since the commit that tracked ``committed``: their
     /// tasks then wait for the queue to be empty.
     var defersStarts = false
     /// What the commit read under the lock: the task starter, and the observers of task events.

@@ -131,14 +131,19 @@ public struct Effects: Sendable {
         priority: TaskPriority?,
         _ work: @escaping @Sendable (Dispatcher) async throws -> Void
     ) {
-        let requested = link?.withDispatcher {
-            $0.requestEffect(id: id, cancellingInFlight: cancellingInFlight, priority: priority, inCall: call, work)
+        // NB: the turn holder's dispatcher runs the handler, and so lives: it is lent without a reference count
+        // (it is weakly referenced, and such an object's counts take the runtime's slow path).
+        if let dispatcher = link?.dispatcher, link?.turn.names(.current) == true {
+            return dispatcher._withUnsafeGuaranteedRef {
+                $0.requestEffect(id: id, cancellingInFlight: cancellingInFlight, priority: priority, inCall: call, work)
+            }
         }
-        guard requested == true else {
+        guard let dispatcher = link?.owner else {
             let error = TaskError(
                 .refused, taskID: id?.value, action: nil, error: FluxionError.effectOutsideHandler(nil))
             return FileHandle.standardError.write(
                 Data("Fluxion: \(error) (its dispatcher is gone, or the handler ran without one)\n".utf8))
         }
+        dispatcher.requestEffect(id: id, cancellingInFlight: cancellingInFlight, priority: priority, inCall: call, work)
     }
 }

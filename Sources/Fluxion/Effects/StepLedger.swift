@@ -33,7 +33,8 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
 
     /// Starts a step dispatched now, whose cause is read from the task only if asked.
     ///
-    /// - Returns: Whether a step was running already (a batch folding into one): it then goes on.
+    /// - Returns: Whether this call began a step, for ``end(_:)``: `false` when one was running already (a
+    ///   batch folding into one), which then goes on.
     func beginDirect() -> Bool {
         guard begin() else { return false }
         state.isDirect = true
@@ -42,7 +43,8 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
 
     /// Starts a step that waited in a queue, with the cause it was queued with.
     ///
-    /// - Returns: Whether a step was running already: it then goes on.
+    /// - Returns: Whether this call began a step, for ``end(_:)``: `false` when one was running already,
+    ///   which then goes on.
     func begin(_ cause: StepCause) -> Bool {
         guard begin() else { return false }
         state.isDirect = false
@@ -50,6 +52,7 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
         return true
     }
 
+    /// Begins a step unless one is running; returns whether it did.
     private func begin() -> Bool {
         guard !state.isRunning else { return false }
         state.isRunning = true
@@ -59,7 +62,7 @@ final class StepLedger: @unchecked Sendable {  // touched only by the thread hol
         return true
     }
 
-    /// Ends the step `begin` started, if it did.
+    /// Ends the step, if `began`: what the `begin` that started it returned.
     func end(_ began: Bool) {
         if began { state.isRunning = false }
     }

@@ -9,11 +9,7 @@ public struct DispatchBatch {
     /// - Throws: What ``Dispatcher/dispatch(_:payload:error:)`` throws; any
     ///   error also makes the whole batch roll back, even if you catch it.
     public func dispatch<Payload>(_ name: ActionName<Payload>, payload: Payload, error: (any Error)? = nil) throws {
-        try dispatcher.forwardInBatch(name.rawValue) {
-            AnyAction(name: name.rawValue, payload: payload, error: error)
-        } handlers: { list in
-            try dispatcher.transact(name.rawValue, payload: payload, error: error, in: list)
-        }
+        try dispatcher.forwardInBatch(name.rawValue, payload: payload, error: error, untyped: nil)
     }
 
     /// Runs a typed action without a payload now, as part of the batch.
@@ -23,10 +19,13 @@ public struct DispatchBatch {
 
     /// Runs an untyped action now, as part of the batch.
     public func dispatch(_ action: AnyAction) throws {
-        try dispatcher.forwardInBatch(action.name) {
-            action
-        } handlers: { list in
-            try dispatcher.transact(action, in: list)
+        try withUnsafePointer(to: action) { untyped in
+            // NB: the payload is opened: it travels as its own type, as a typed action's does.
+            func open<Payload: Sendable>(_ payload: Payload) throws {
+                try dispatcher.forwardInBatch(action.name, payload: payload, error: action.error, untyped: untyped)
+            }
+            let payload = action.payload
+            try open(payload)
         }
     }
 
@@ -148,7 +147,7 @@ extension Dispatcher {
             throw error
         }
         if let commit { tracer?.end(commit, action: name, outcome: "committed") }
-        enqueueTransactionActions()
+        if transaction.hasQueued { moveTransactionActions() }
         if !delivery.isEmpty { deliverBatch(delivery, as: AnyAction(name: name, payload: actions), tracing: tracer) }
         beforeQueuedActions()
         return try outcome.get()
@@ -179,7 +178,9 @@ extension Dispatcher {
     }
 
     /// Runs one action of the running batch now; `DispatchBatch` calls it.
-    func forwardInBatch(_ name: String, erased: () -> AnyAction, handlers: (RouteList) throws -> Void) throws {
+    func forwardInBatch<Payload: Sendable>(
+        _ name: String, payload: Payload, error: (any Error)?, untyped: UnsafePointer<AnyAction>?
+    ) throws {
         guard holdsTurn(), transaction.isBatch else { throw FluxionError.batchEnded(name) }
         // NB: one action at a time: the batch's current action (its middleware, handlers or hooks)
         // cannot start another, and trying fails the batch, even if the error is caught.
@@ -190,7 +191,7 @@ extension Dispatcher {
         transaction.isRunningBatchAction = true
         defer { transaction.isRunningBatchAction = false }
         do {
-            try forward(name, erased: erased, handlers: handlers)
+            try forward(name, payload: payload, error: error, untyped: untyped)
         } catch {
             transaction.fail(error)
             throw error

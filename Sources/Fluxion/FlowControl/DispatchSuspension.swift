@@ -85,16 +85,16 @@ extension Dispatcher {
         payload: Payload,
         error: (any Error)? = nil
     ) throws {
-        try admit(name.rawValue, payload: payload, error: error, exclusively: true)
+        try receive(name.rawValue, payload: payload, error: error, exclusively: true)
     }
 
     /// Dispatches a typed action without a payload, even while the dispatcher is suspended.
     public func dispatchBypassingSuspension(_ name: ActionName<Void>, error: (any Error)? = nil) throws {
-        try admit(name.rawValue, payload: (), error: error, exclusively: true)
+        try receive(name.rawValue, payload: (), error: error, exclusively: true)
     }
 
     /// Dispatches an untyped action, even while the dispatcher is suspended.
     public func dispatchBypassingSuspension(_ action: AnyAction) throws {
-        try admit(action, exclusively: true)
+        try receive(action, exclusively: true)
     }
 }

@@ -99,7 +99,7 @@ extension Dispatcher {
     ///
     /// It reaches every task under `id` that was asked for before it: one a
     /// step is asking for right now (on another thread, say) never runs its
-    /// work once that step commits; one registered whose work has not begun
+    /// work once that step commits; one tracked whose work has not begun
     /// never runs it either, and ends cancelled (a journal says so); one
     /// running is cancelled as Swift cancels tasks. When this returns, none
     /// of those tasks dispatches any more: their dispatches still held or

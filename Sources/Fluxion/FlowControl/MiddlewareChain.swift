@@ -6,6 +6,9 @@ struct MiddlewareChain {
         let middleware: UInt64?
         /// The recorder of the journal attached, which sees each action as it reaches the stores.
         let recorder: JournalRecorder?
+
+        /// Whether the action meets neither middleware nor a recorder: it goes straight to its stores.
+        var isEmpty: Bool { middleware == nil && recorder == nil }
     }
 
     private(set) var entries: [MiddlewareEntry] = []

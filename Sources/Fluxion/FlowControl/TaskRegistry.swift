@@ -6,7 +6,7 @@
 /// registering and forgetting one costs no allocation and no hashing.
 ///
 /// One cancellation reaches a task in every state: asked for by a step that has not committed yet (through
-/// ``recent``, which the commit consults in the lock it takes anyway), registered but not started, running,
+/// ``recent``, which the commit consults in the lock it takes anyway), tracked but not started, running,
 /// and, through the task's own flag, after it ended (its held and waiting dispatches are refused).
 struct TaskRegistry {
     /// The running tasks, first started first; each links to the next through ``TrackedTask/next``.
@@ -24,7 +24,7 @@ struct TaskRegistry {
     /// in between.
     private(set) var cancellations: UInt64 = 0
     /// The cancellations asked for while a turn was held: the tasks that turn's running step asked for are not
-    /// registered yet, and its commit checks each against them (``reachRequested(_:)``).
+    /// tracked yet, and its commit checks each against them (``reachRequested(_:)``).
     private var recent: [Cancellation] = []
     /// Whether the dispatcher shut down: every task is cancelled, those asked for afterwards too.
     private(set) var isClosed = false
@@ -109,9 +109,9 @@ struct TaskRegistry {
     }
 
     /// Marks the tasks under `id` (every task for `nil`) as cancelled, and the tasks they started; returns their
-    /// cancellations, to run once unlocked. It reaches the tasks running, those registered whose `Task` has not
+    /// cancellations, to run once unlocked. It reaches the tasks running, those tracked whose `Task` has not
     /// started (they never run their work), and the queued starts, unless `queuedStarts` is `false` (a
-    /// `cancelInFlight`, or a step's `effects.cancel(id:)` in its place, reaches only the tasks registered).
+    /// `cancelInFlight`, or a step's `effects.cancel(id:)` in its place, reaches only the tasks tracked).
     /// With `recording`, the tasks the running step asked for and has not committed are reached at its commit.
     mutating func cancel(_ id: TaskKey?, queuedStarts cancelsQueued: Bool = true, recording: Bool = false)
         -> [any TaskCancelling]

@@ -12,7 +12,7 @@ final class TrackedTask: EffectTag, @unchecked Sendable {  // registry fields: i
     /// The tracked task that started it: cancelling that one cancels this one.
     let parent: TrackedTask?
     /// How many cancellations had been asked for when it was asked for: those after it reach it before it
-    /// is registered (see ``TaskRegistry``).
+    /// is tracked (see ``TaskRegistry``).
     let requestSerial: UInt64
 
     // NB: guarded by the dispatcher's state lock: the registry's fields.
@@ -20,9 +20,9 @@ final class TrackedTask: EffectTag, @unchecked Sendable {  // registry fields: i
     var isCancelledItself = false
     /// Whether it was cancelled before it started: its work never runs. Set before its `Task` exists.
     var startsCancelled = false
-    /// Whether it is registered and has not ended.
+    /// Whether it is tracked and has not ended.
     var isRunning = false
-    /// The tasks registered before and after it, while it runs (see ``TaskRegistry``): the one before is
+    /// The tasks tracked before and after it, while it runs (see ``TaskRegistry``): the one before is
     /// kept by the registry's list (as its `next`, or its `first`), so its link to it holds no reference count.
     var previous: Unmanaged<TrackedTask>?
     var next: TrackedTask?

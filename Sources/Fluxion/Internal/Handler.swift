@@ -44,31 +44,33 @@ final class Handler: Sendable {
         binding?(store) ?? self
     }
 
-    /// Runs the handler on `store` for an action whose payload type is known only at run time:
-    /// typed when the payload's dynamic type is the handler's.
-    func run(on store: AnyObject, _ action: AnyAction) -> HandlerOutcome {
-        // NB: opens the payload's existential, so that the typed path is taken when it can be.
-        func run<Payload: Sendable>(_ payload: Payload) -> HandlerOutcome {
-            self.run(on: store, name: action.name, payload: payload, error: action.error)
-        }
-        let payload = action.payload
-        return run(payload)
-    }
-
-    /// Runs the handler on `store` for a typed action: directly when it takes
-    /// `Payload`, through its untyped body otherwise (a catch-all reducer).
+    /// Runs `handler` on `store` for a typed action: directly when it takes `Payload`, through its untyped body
+    /// otherwise (a catch-all reducer).
+    ///
+    /// NB: static, the handler lent: its caller's route holds it, and a method's `self` would be counted.
     @inline(__always)
-    func run<Payload: Sendable>(on store: AnyObject, name: String, payload: Payload, error: (any Error)?)
-        -> HandlerOutcome
-    {
-        if payloadType == ObjectIdentifier(Payload.self), let typed = unretainedTyped {
-            // NB: `typed` is a `TypedHandler<Payload>` exactly when the payload types match; this
-            // handler keeps it alive, so it is lent without a reference count.
+    static func run<Payload: Sendable>(
+        _ handler: Unmanaged<Handler>, on store: AnyObject, name: String, payload: Payload, error: (any Error)?
+    ) -> HandlerOutcome {
+        // NB: only its constants are read: they need no count.
+        unowned(unsafe) let handler = handler.takeUnretainedValue()
+        if handler.payloadType == ObjectIdentifier(Payload.self), let typed = handler.unretainedTyped {
+            // NB: `typed` is a `TypedHandler<Payload>` exactly when the payload types match; the handler keeps
+            // it alive, so it is lent without a reference count.
             return typed._withUnsafeGuaranteedRef {
                 unsafeDowncast($0, to: TypedHandler<Payload>.self).run(store, name, payload, error)
             }
         }
-        return untyped(store, AnyAction(name: name, payload: payload, error: error))
+        return Unmanaged.passUnretained(handler)._withUnsafeGuaranteedRef {
+            $0.untyped(store, AnyAction(name: name, payload: payload, error: error))
+        }
+    }
+
+    /// Runs `handler`, a computed store's derivation, on `store`: it reads the store's sources, not the action
+    /// named `name`.
+    @inline(__always)
+    static func derive(_ handler: Unmanaged<Handler>, on store: AnyObject, name: String) -> HandlerOutcome {
+        handler._withUnsafeGuaranteedRef { $0.untyped(store, AnyAction(name: name)) }
     }
 }
 

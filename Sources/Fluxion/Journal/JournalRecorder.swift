@@ -32,7 +32,7 @@ final class JournalRecorder: Sendable {
     func record<Result>(
         _ action: () -> AnyAction, reaching list: RouteList, in dispatcher: Dispatcher, _ body: () throws -> Result
     ) throws -> Result {
-        try admit(action, by: dispatcher)
+        try refuseWhilePastIsShown(action, by: dispatcher)
         if list.isMutation {
             if let mutation = action().payload as? StoreMutation { try noteStore(of: mutation, in: dispatcher) }
         } else {
@@ -55,10 +55,10 @@ final class JournalRecorder: Sendable {
         record(action, step: dispatcher.runningStep) { tracker.changesOfAll() }
     }
 
-    /// Asks ``Admission`` whether the step may reach the stores: it refuses one while they show the past,
-    /// unless it is the journal's own travel; a task's refused action (in a batch: its plain dispatches are
-    /// held) is reported to the task error hook.
-    private func admit(_ action: () -> AnyAction, by dispatcher: Dispatcher) throws {
+    /// Throws unless the step may reach the stores, as ``Admission`` decides: it refuses one while they show
+    /// the past, unless it is the journal's own travel; a task's refused action (in a batch: its plain
+    /// dispatches are held) is reported to the task error hook.
+    private func refuseWhilePastIsShown(_ action: () -> AnyAction, by dispatcher: Dispatcher) throws {
         // NB: the flag is set under the journal's lock by a move, which holds the dispatch turn, as the caller does.
         guard showsPast.isSet else { return }
         var facts = Admission.Facts()

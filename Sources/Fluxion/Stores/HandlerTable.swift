@@ -182,9 +182,12 @@ public struct HandlerTable<State: Sendable>: Sendable {
             payload: Payload.self,
             typed: TypedHandler<Payload> { store, name, payload, error in
                 let store = unsafeDowncast(store, to: Store<State>.self)
-                return store.apply(inPlace: inPlace) { state in
+                func mutate(_ state: inout State) throws {
                     try body(store, &state, Action(ActionName(name), payload: payload, error: error))
                 }
+                // NB: in place when it can, on a copy otherwise: decided here, so that no function between decides.
+                if inPlace, store.mayApplyInPlace, let outcome = store.applyInPlace(mutate) { return outcome }
+                return store.apply(mutate)
             },
             accepts: { cast($0, to: Payload.self) != nil },
             untyped: { store, action in
@@ -197,9 +200,11 @@ public struct HandlerTable<State: Sendable>: Sendable {
                             actual: typeName(type(of: action.payload))
                         ))
                 }
-                return store.apply(inPlace: inPlace) { state in
+                func mutate(_ state: inout State) throws {
                     try body(store, &state, Action(ActionName(action.name), payload: payload, error: action.error))
                 }
+                if inPlace, store.mayApplyInPlace, let outcome = store.applyInPlace(mutate) { return outcome }
+                return store.apply(mutate)
             },
             binding: binding
         )

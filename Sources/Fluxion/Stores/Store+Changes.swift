@@ -70,20 +70,18 @@ extension Store {
         return .staged
     }
 
-    /// Runs a handler that cannot throw: in place, when nothing needs the state from before it
-    /// (no observer, and no installed Observation tracker that compares it); on a copy otherwise.
+    /// Whether a handler that cannot throw may change the state in place: the action reaches this store alone
+    /// (it does not stage), and nothing needs the state from before it; ``applyInPlace(_:)`` tells the rest.
+    @inlinable
+    final var mayApplyInPlace: Bool { !isStaging && !needsOldState.isSet }
+
+    /// Runs a handler that cannot throw in place, when nothing needs the state from before it (no observer,
+    /// and no installed Observation tracker that compares it), and returns what it did; returns `nil`
+    /// otherwise, without running it: the caller runs it on a copy, with ``apply(_:)``. Call it only when
+    /// ``mayApplyInPlace``.
     ///
     /// In place, appending to a big array costs what appending costs, not a
     /// copy of the array. Readers on other threads wait for the handler.
-    @inlinable
-    final func apply(inPlace: Bool, _ mutate: (inout State) throws -> Void) -> HandlerOutcome {
-        guard inPlace, !isStaging, !needsOldState.isSet, let outcome = applyInPlace(mutate) else {
-            return apply(mutate)
-        }
-        return outcome
-    }
-
-    /// Changes the state in place, or returns `nil` when something needs the state from before.
     @inlinable
     final func applyInPlace(_ mutate: (inout State) throws -> Void) -> HandlerOutcome? {
         lock.lock()

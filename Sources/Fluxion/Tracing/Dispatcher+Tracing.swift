@@ -108,46 +108,41 @@ extension Dispatcher {
         }
     }
 
-    /// Runs an action's handlers as `transact(_:in:running:erased:)` does, recording their spans, and the action's, unless
-    /// its middleware's span holds them.
+    /// Runs an action's handlers as `transact(_:_:payload:error:untyped:)` does, recording their spans, and the
+    /// action's, unless its middleware's span holds them.
     @inline(never)
-    func transactTraced(
-        _ name: String,
-        in list: RouteList,
-        running run: (Handler, AnyObject) -> HandlerOutcome,
-        erased: () -> AnyAction
+    func transactTraced<Payload: Sendable>(
+        _ list: RouteList, _ name: String, payload: Payload, error: (any Error)?, untyped: UnsafePointer<AnyAction>?
     ) throws {
-        guard let recorder = tracingRecorder() else {
-            return try withTransaction {
-                try transaction.runHandlers(name, through: list, with: run)
-            } erased: {
-                erased()
-            }
-        }
-        func body() throws {
-            try transaction.runHandlers(name, through: list) { handler, store in
-                recorder.traceHandler(of: store, action: name) { run(handler, store) }
-            }
-        }
-        // NB: as `withTransaction` does, recording the commit's and the observers' spans.
-        func withTransactionRecording() throws {
+        let erased = { untyped?.pointee ?? AnyAction(name: name, payload: payload, error: error) }
+        let tracing = tracingRecorder()
+        // NB: as `transact` does, recording the commit's and the observers' spans.
+        func transactRecording() throws {
             guard !transaction.isBatch else {
                 transaction.appendToBatch(erased())
-                return try body()
+                return try transaction.runHandlers(
+                    name, payload: payload, error: error, through: list, tracing: tracing)
             }
             do {
-                try body()
+                try transaction.runHandlers(name, payload: payload, error: error, through: list, tracing: tracing)
             } catch {
                 transaction.fail(error)
             }
-            try commit(recordingIn: recorder, erased: erased)
+            try commit(recordingIn: tracing, erased: erased)
         }
-        guard !middlewareRuns.isRunning else { return try withTransactionRecording() }
-        try trace(name, recordingIn: recorder, withTransactionRecording)
+        guard let recorder = tracing, !middlewareRuns.isRunning else { return try transactRecording() }
+        try trace(name, recordingIn: recorder, transactRecording)
     }
 
-    /// Ends the transaction of one action as `withTransaction` does, recording its commit's and its observers' spans.
-    private func commit(recordingIn recorder: TraceRecorder, erased: () -> AnyAction) throws {
+    /// Ends the transaction of one action as `transact` does, recording its commit's and its observers' spans, if
+    /// `recorder` records.
+    private func commit(recordingIn recorder: TraceRecorder?, erased: () -> AnyAction) throws {
+        guard let recorder else {
+            let delivery = try transaction.end(step: steps.serial)
+            if transaction.hasQueued { moveTransactionActions() }
+            if !delivery.isEmpty { transaction.deliver(delivery, as: erased()) }
+            return
+        }
         let action = transaction.actionName
         let commit = recorder.begin(.commit, .named("commit"))
         let delivery: PendingDelivery
@@ -158,7 +153,7 @@ extension Dispatcher {
             throw error
         }
         recorder.end(commit, action: action, outcome: "committed")
-        enqueueTransactionActions()
+        if transaction.hasQueued { moveTransactionActions() }
         guard !delivery.isEmpty else { return }
         let observers = recorder.begin(.observers, .named("observers"))
         transaction.deliver(delivery, as: erased(), tracing: recorder)
