@@ -20,7 +20,7 @@ import Testing
         facts.actsForHolder = turn.admits(thread, isCreatingForHolder: creating)
         facts.holderIsBetweenActions = turn.holderIsBetweenActions
         facts.isSuspended = turn.isSuspended
-        facts.isTurnFree = turn.holder == nil
+        facts.isTurnFree = turn.isFree(for: thread)
         let action = QueuedAction(AnyAction(name: name), cause: .outside, task: nil)
         switch Admission.decide(.action(exclusively: exclusively), facts) {
         case .queueBehindStep:

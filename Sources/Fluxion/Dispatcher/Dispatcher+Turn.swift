@@ -8,7 +8,8 @@
 //   │                      ├─ queueBehindStep ────▶ the turn's queue: runs before the holder gives the turn up
 //   │                      ├─ waitForRelease ─────▶ the suspension's queue: runs at the last release
 //   │                      ├─ holdForPresent ─────▶ held: queued first by the move back to the present
-//   │                      ├─ waitForTurn ────────▶ waits on the lock, and arrives again
+//   │                      ├─ waitForTurn ────────▶ waits in line on the lock, and arrives again (TurnLine:
+//   │                      │                         handed the turn within 64 turns of coming first)
 //   │                      └─ run ─▶ forward: each middleware, then the journal's recorder, which
 //   │                                 asks Admission again (.step: refused while the past is shown) ─▶
 //   │                                 transact: handlers stage ─▶ Transaction.end: commit all, or roll all back
@@ -157,6 +158,12 @@ extension Dispatcher {
         }
         if !started.isEmpty { started.finish() }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// The most turns that ended while one thread waited in line for the turn, so far (see `TurnLine`, which
+    /// bounds it): for the benchmark and the tests.
+    package var longestTurnWait: Int {
+        state.withLock { $0.turn.line.longestWait }
     }
 
     // MARK: Suspending

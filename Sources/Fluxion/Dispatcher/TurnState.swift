@@ -28,6 +28,11 @@ struct TurnState {
     var holderIsBetweenActions = false
     /// How many dispatches gave up their turn to wait for a store another thread creates.
     private var yieldedTurns = 0
+    /// The threads waiting for the turn, first come first (see ``TurnLine``).
+    private(set) var line = TurnLine()
+    /// Whether the turn was handed to `holder`, first in line, as the last one ended, and it has not taken it
+    /// yet: it waits to be woken, and nobody else can take the turn meanwhile.
+    private(set) var isHandedOver = false
     /// Callers of `waitUntilDrained()`; `ownTasks` is 1 for a tracked task, which does not wait for itself.
     private var drainWaiters: [(id: UInt64, ownTasks: Int, continuation: CheckedContinuation<Void, Never>)] = []
     /// The drain waiters whose tasks were cancelled before they began to wait: they return at once.
@@ -51,9 +56,15 @@ struct TurnState {
     var isQueueEmpty: Bool { queue.isEmpty }
 
     /// Whether `thread` may act as the turn holder: it holds the turn, or runs a
-    /// factory the holder waits for (`isCreatingForHolder`).
+    /// factory the holder waits for (`isCreatingForHolder`). A thread the turn was handed to does not, until
+    /// it takes it.
     func admits(_ thread: ThreadID, isCreatingForHolder: Bool) -> Bool {
-        holder == thread || (holder != nil && holderAwaitsCreation && isCreatingForHolder)
+        (holder == thread && !isHandedOver) || (holder != nil && holderAwaitsCreation && isCreatingForHolder)
+    }
+
+    /// Whether `thread` may take the turn now: nobody holds it, or it was handed to `thread`.
+    func isFree(for thread: ThreadID) -> Bool {
+        holder == nil || (isHandedOver && holder == thread)
     }
 
     /// Queues an action behind the running step: the holder runs it before it gives the turn up.
@@ -66,11 +77,43 @@ struct TurnState {
         suspended.append(action)
     }
 
-    /// Takes the turn for `thread` if it is free.
+    /// Takes the turn for `thread` if it is free, or was handed to it; `thread` leaves the line.
     mutating func take(by thread: ThreadID) -> Bool {
-        guard holder == nil else { return false }
+        guard holder == nil else {
+            guard isHandedOver, holder == thread else { return false }
+            isHandedOver = false
+            _ = line.leave(thread)
+            return true
+        }
         holder = thread
+        if !line.isEmpty { _ = line.leave(thread) }
         return true
+    }
+
+    /// Puts `thread`, which must wait for the turn another holds, in line (see ``TurnLine``).
+    mutating func waitInLine(_ thread: ThreadID) {
+        line.join(thread)
+    }
+
+    /// Takes `thread` out of the line, as it stops waiting for the turn (it queued its action, say), and
+    /// gives up the turn if it was handed to it; whether anything changed, so that the others look again.
+    mutating func leaveLine(_ thread: ThreadID) -> Bool {
+        guard !line.isEmpty, line.leave(thread) else { return false }
+        if isHandedOver, holder == thread {
+            isHandedOver = false
+            holder = nil
+        }
+        return true
+    }
+
+    /// Ends the holder's turn: it is free, or handed to the first in line when that one has waited long enough.
+    private mutating func giveUp() {
+        guard !line.isEmpty, let next = line.turnEnded() else {
+            holder = nil
+            return
+        }
+        holder = next
+        isHandedOver = true
     }
 
     /// Queues actions behind the running one (a transaction's, once it commits).
@@ -106,7 +149,7 @@ struct TurnState {
     /// - Parameter waiters: Set, when the turn is given up, to the drain waiters to resume.
     mutating func next(endingWith waiters: inout [CheckedContinuation<Void, Never>]) -> QueuedAction? {
         if let action = queue.popFirst() { return action }
-        holder = nil
+        giveUp()
         waiters = takeDrainWaitersIfDrained()
         return nil
     }
@@ -114,7 +157,7 @@ struct TurnState {
     /// Gives the turn up if no action is queued and no drain waiter waits; whether it did.
     mutating func endIfIdle() -> Bool {
         guard queue.isEmpty, drainWaiters.isEmpty else { return false }
-        holder = nil
+        giveUp()
         return true
     }
 
@@ -127,9 +170,11 @@ struct TurnState {
         return kept
     }
 
-    /// Takes the turn back after ``yield()``, with the queue kept; `false` while another holds it.
+    /// Takes the turn back after ``yield()``, with the queue kept; `false` while another holds it. It is the
+    /// same turn, going on: it does not wait in line.
     mutating func resume(_ thread: ThreadID, with kept: inout ActionQueue) -> Bool {
-        guard take(by: thread) else { return false }
+        guard holder == nil else { return false }
+        holder = thread
         yieldedTurns -= 1
         swap(&kept, &queue)  // NB: whoever held the turn meanwhile emptied `queue`
         return true
