@@ -199,17 +199,21 @@ extension Dispatcher {
     /// the last suspension's release and for those actions to run. It also
     /// waits for the work started with ``dispatchTask(priority:_:)`` and
     /// ``dispatchTask(id:cancelInFlight:priority:_:)`` to end, and for what
-    /// that work dispatches or starts in turn. Called from such a task, it
-    /// waits for every other task, not for the task that calls it. It returns
+    /// that work dispatches or starts in turn. Called from such a task (or its
+    /// child tasks, or a plain `Task` it started), it waits for every other
+    /// task, not for that task while it runs; a plain `Task` whose task has
+    /// ended waits for every task still running. It does not wait for plain
+    /// `Task`s, which the dispatcher does not track. It returns
     /// early when the calling task is cancelled, so that a time limit ends a
     /// test waiting here.
     public func waitUntilDrained() async {
         let id = state.withLock { $0.turn.drainWaiterID() }
-        // NB: a tracked task of this dispatcher waits for the others, not for itself.
-        let ownTasks = currentTask == nil ? 0 : 1
+        // NB: a tracked task of this dispatcher waits for the others, not for itself; nor does a plain `Task` it
+        // started, while it runs (the plain task inherited its task-local value, and with it, its identity).
+        let task = currentTask
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                if !state.withLock({ $0.turn.addDrainWaiter(continuation, id: id, ownTasks: ownTasks) }) {
+                if !state.withLock({ $0.turn.addDrainWaiter(continuation, id: id, belongingTo: task) }) {
                     continuation.resume()
                 }
             }

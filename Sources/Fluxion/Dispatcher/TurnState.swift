@@ -33,8 +33,9 @@ struct TurnState {
     /// Whether the turn was handed to `holder`, first in line, as the last one ended, and it has not taken it
     /// yet: it waits to be woken, and nobody else can take the turn meanwhile.
     private(set) var isHandedOver = false
-    /// Callers of `waitUntilDrained()`; `ownTasks` is 1 for a tracked task, which does not wait for itself.
-    private var drainWaiters: [(id: UInt64, ownTasks: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Callers of `waitUntilDrained()`, each with the tracked task its code belongs to, if any: it does not wait
+    /// for that one while it runs.
+    private var drainWaiters: [(id: UInt64, task: TrackedTask?, continuation: CheckedContinuation<Void, Never>)] = []
     /// The drain waiters whose tasks were cancelled before they began to wait: they return at once.
     private var cancelledDrainWaiters: Set<UInt64> = []
     private var nextDrainWaiter: UInt64 = 0
@@ -220,17 +221,23 @@ struct TurnState {
 
     /// Adds a drain waiter; `false` when nothing runs or waits, so it should resume at once.
     ///
-    /// - Parameter ownTasks: 1 when a tracked task waits: it waits for every other task, not for itself.
-    mutating func addDrainWaiter(_ waiter: CheckedContinuation<Void, Never>, id: UInt64, ownTasks: Int = 0) -> Bool {
+    /// - Parameter task: The tracked task the waiting code belongs to (its own code, its child tasks', or a
+    ///   plain `Task`'s it started): the waiter waits for every other task, and for that one only once it has
+    ///   ended — which it has, for a plain `Task` that outlives it. Read under the dispatcher's lock, as the
+    ///   registry's fields are.
+    mutating func addDrainWaiter(
+        _ waiter: CheckedContinuation<Void, Never>, id: UInt64, belongingTo task: TrackedTask? = nil
+    ) -> Bool {
         guard cancelledDrainWaiters.remove(id) == nil else { return false }
-        guard !isDrained(ownTasks: ownTasks) else { return false }
-        drainWaiters.append((id, ownTasks, waiter))
+        guard !isDrained(for: task) else { return false }
+        drainWaiters.append((id, task, waiter))
         return true
     }
 
-    /// Whether nothing runs or waits, but for `ownTasks` tasks.
-    private func isDrained(ownTasks: Int) -> Bool {
-        holder == nil && yieldedTurns == 0 && suspended.isEmpty && taskCount <= ownTasks
+    /// Whether nothing runs or waits, but for `task` while it runs.
+    private func isDrained(for task: TrackedTask?) -> Bool {
+        let own = task?.isRunning == true ? 1 : 0
+        return holder == nil && yieldedTurns == 0 && suspended.isEmpty && taskCount <= own
     }
 
     /// A number for a drain waiter, to cancel it by.
@@ -257,7 +264,7 @@ struct TurnState {
         guard !drainWaiters.isEmpty, holder == nil, yieldedTurns == 0, suspended.isEmpty, taskCount <= 1 else {
             return []
         }
-        let drained = drainWaiters.filter { isDrained(ownTasks: $0.ownTasks) }
+        let drained = drainWaiters.filter { isDrained(for: $0.task) }
         guard !drained.isEmpty else { return [] }
         drainWaiters.removeAll { waiter in drained.contains { $0.id == waiter.id } }
         return drained.map(\.continuation)
