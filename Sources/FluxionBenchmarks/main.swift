@@ -87,6 +87,10 @@ var results = measure(workloads, runs: runs)
 if selected("M1"), let bytes = try Workloads.observerMemory(count: max(1, Int(100_000 * scale))) {
     results.append(Result(name: "M1", unit: "bytes/observer", ops: max(1, Int(100_000 * scale)), samples: [bytes]))
 }
+// NB: W17 is a distribution within each run (every read's wait), not a time per operation: its runs are pooled.
+if selected("W17") {
+    results += try Contention.results(reads: max(1, Int(1_000 * scale)), runs: runs)
+}
 
 let medians = Dictionary(results.map { ($0.name, $0.median) }, uniquingKeysWith: { first, _ in first })
 let median = { (name: String) in medians[name] }
@@ -134,6 +138,8 @@ if let small = median("W12n-1k") {
 ratio("W5 ns/op", 150, median("W5"))
 ratio("W13f µs/step", 8, median("W13f").map { $0 / 1_000 })
 ratio("M1 bytes/observer", 128, median("M1"))
+ratio("W17 median µs/read", 1_000, median("W17-median"))
+ratio("W17 p99 µs/read", 10_000, median("W17-p99"))
 
 if json {
     results.forEach(printJSON)

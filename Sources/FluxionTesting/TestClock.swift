@@ -33,6 +33,9 @@ import Fluxion
 /// - What a child task waits for: a task one of whose child tasks sleeps on the
 ///   clock counts as settled even while a sibling waits for something else; the
 ///   advance fails (after its timeout) once nothing of the task sleeps on the clock.
+///   Swift shows an executor a task's jobs, not whether the task has ended: a
+///   sibling that waits elsewhere looks exactly like one that has ended before
+///   its parent awaited it, which must settle.
 /// - On Apple systems without task executors (before macOS 15, iOS 18, tvOS 18,
 ///   watchOS 11 and visionOS 2) the tasks run as usual and that count is all
 ///   the clock checks: a task whose child tasks sleep may settle before a woken

@@ -33,6 +33,20 @@ private func respond(
     await cache.keep(try await respond(response, after: delay, on: clock))
 }
 
+/// Returns a value and tells a waiter it has: a child task that ends at once.
+private final class OneShot: Sendable {
+    private let stream = AsyncStream.makeStream(of: Void.self)
+
+    func note(_ value: String) -> String {
+        stream.continuation.yield()
+        return value
+    }
+
+    func wait() async {
+        for await _ in stream.stream { return }
+    }
+}
+
 /// The clock of a test dispatcher waits for the child tasks of the dispatcher's tasks, not only for their sleeps.
 @Suite(.timeLimit(.minutes(1))) struct TestClockChildTaskTests {
     private func makeTest() throws -> TestDispatcher {
@@ -177,6 +191,28 @@ private func respond(
         answer.yield("answered")
         _ = try await task.value
         try await test.receive(.label) { $0.modify(CounterStore.self) { $0.label = "answered" } }
+        await test.finish()
+    }
+
+    /// What keeps the clock from failing the advance above at once: to everything Swift lets it see, a child
+    /// that has ended before its parent awaits it looks like one that waits elsewhere (each ran, and did not
+    /// sleep on the clock). Here the advance must settle: every task has ended or sleeps, or awaits a child.
+    @Test func aChildThatEndedBeforeItsParentAwaitsItSettlesWhileItsSiblingSleeps() async throws {
+        let test = try makeTest()
+        let clock = test.clock
+        let ended = OneShot()
+        test.dispatcher.dispatchTask(id: "two children") { dispatcher in
+            async let slept = respond("slept", after: .seconds(1), on: clock)
+            async let quick = ended.note("quick")
+            try dispatcher.dispatch(.label, payload: try await slept + " " + (await quick))
+        }
+        await ended.wait()
+
+        await test.clock.advance(by: .milliseconds(500))
+        #expect(test.clock.pendingCount == 1)
+        await test.clock.advance(by: .milliseconds(500))
+
+        try await test.receive(.label) { $0.modify(CounterStore.self) { $0.label = "slept quick" } }
         await test.finish()
     }
 

@@ -20,7 +20,7 @@ import Testing
         facts.actsForHolder = turn.admits(thread, isCreatingForHolder: creating)
         facts.holderIsBetweenActions = turn.holderIsBetweenActions
         facts.isSuspended = turn.isSuspended
-        facts.isTurnFree = turn.holder == nil
+        facts.isTurnFree = turn.isFree(for: thread)
         let action = QueuedAction(AnyAction(name: name), cause: .outside, task: nil)
         switch Admission.decide(.action(exclusively: exclusively), facts) {
         case .queueBehindStep:
@@ -187,6 +187,39 @@ import Testing
             #expect(next == nil)
             #expect(waiters.count == 1)
             for waiter in waiters { waiter.resume() }
+        }
+    }
+}
+
+/// A drain waiter that belongs to a tracked task (its code, or a plain `Task` that code started) does not wait
+/// for that task while it runs, and waits for every other task, that one too once it has ended.
+@Suite(.timeLimit(.minutes(1))) struct DrainWaiterIdentityTests {
+    /// Whether a waiter that belongs to `own` (running or not) is drained, given how many tasks run.
+    private static let rows: [(ownRuns: Bool?, taskCount: Int, drained: Bool, String)] = [
+        (nil, 0, true, "no task runs"),
+        (nil, 1, false, "code of no task waits for every task"),
+        (true, 1, true, "a task's own code does not wait for it"),
+        (true, 2, false, "it waits for the others"),
+        (false, 1, false, "a plain task whose task has ended waits for the one still running"),
+        (false, 0, true, "and returns once nothing runs"),
+    ]
+
+    @Test(arguments: rows.indices) func eachRowDecidesWhetherTheWaiterResumes(_ row: Int) async {
+        let (ownRuns, taskCount, drained, description) = Self.rows[row]
+        let own = ownRuns.map { runs in
+            let task = TrackedTask(dispatcher: ObjectIdentifier(TurnState.self), id: nil, requestSerial: 0)
+            task.isRunning = runs
+            return task
+        }
+        var turn = TurnState()
+        turn.taskCount = taskCount
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waits = turn.addDrainWaiter(continuation, id: turn.drainWaiterID(), belongingTo: own)
+            #expect(waits == !drained, "\(description)")
+            if waits { turn.taskCount = 0 }
+            var resumed = turn.takeDrainWaitersIfDrained()
+            if !waits { resumed.append(continuation) }
+            for waiter in resumed { waiter.resume() }
         }
     }
 }

@@ -13,7 +13,7 @@
 /// | action | the dispatcher shuts down | ``Decision/refuse(_:)`` `.shutDown` |
 /// | action | it comes from a task while a journal shows the past | ``Decision/holdForPresent`` |
 /// | action | the dispatcher is suspended, and the action is not exclusive | ``Decision/waitForRelease`` |
-/// | action | the turn is free | ``Decision/run`` |
+/// | action | the turn is free (for the caller: not handed to another in line) | ``Decision/run`` |
 /// | action | — | ``Decision/waitForTurn`` |
 /// | batch, read | the caller acts for the holder | ``Decision/runInsideTurn`` |
 /// | move | the caller acts for the holder | ``Decision/refuse(_:)`` `.moveInsideDispatch` |
@@ -32,6 +32,8 @@
 /// A replayed step arrives as an action or a batch; a time-travel move as a move. An effect a handler asks
 /// for is not an arrival: it is valid in the handler call its `Effects` was given to, and only there
 /// (`Dispatcher.runsHandlerCall(_:)`), and it starts when that call's step commits.
+/// A caller told to wait for the turn waits in line (``TurnLine``): the turn is handed to the first in line once
+/// it has waited a bounded number of turns, and is then free for it alone.
 enum Admission {
     /// What arrives.
     enum Arrival: Equatable {
@@ -73,6 +75,8 @@ enum Admission {
         }
         /// The code arriving belongs to a tracked task, and a journal shows the past (tasks' dispatches are held).
         var isTaskWhilePastIsShown = false
+        /// Nobody holds the turn, or it was handed to the caller, first in line (see ``TurnLine``): a turn
+        /// handed to a thread is not free for any other.
         var isTurnFree = false
         /// The caller runs a step: a handler, an observer or a middleware of a committing action.
         var runsStep = false
@@ -112,7 +116,7 @@ enum Admission {
         case run
         /// The caller holds the turn already: it runs inside what runs now.
         case runInsideTurn
-        /// Another thread holds the turn: the caller waits for it, and arrives again.
+        /// Another thread holds the turn: the caller waits in line for it (``TurnLine``), and arrives again.
         case waitForTurn
         /// It starts when the running step commits (never if it rolls back), with the step's deferred work.
         case startOnCommit

@@ -22,11 +22,17 @@ extension Dispatcher {
         case .waitForRelease: state.turn.waitForRelease(queueing(facts.actsForHolder))
         case .holdForPresent: state.turn.hold(queueing(false))
         case .run:
-            _ = state.turn.take(by: thread)  // NB: the turn is free: the decision says so
+            _ = state.turn.take(by: thread)  // NB: the turn is free, or handed to this thread: the decision says so
             if arrival == .read { state.turn.holderIsBetweenActions = true }
-        case .waitForTurn: return nil
+            return decision
+        case .waitForTurn:
+            state.turn.waitInLine(thread)
+            return nil
         case .joinTransaction, .runInsideTurn, .startOnCommit, .startNow, .refuse: break
         }
+        // NB: a thread that waited in line and now goes elsewhere (its action queued, say) leaves it; the
+        // others look again, as the turn may be free for them now.
+        if state.turn.leaveLine(thread) { self.state.broadcast() }
         return decision
     }
 
@@ -39,7 +45,7 @@ extension Dispatcher {
         facts.actsForHolder = state.admits(thread)
         facts.holderIsBetweenActions = state.turn.holderIsBetweenActions
         facts.isSuspended = state.turn.isSuspended
-        facts.isTurnFree = state.turn.holder == nil
+        facts.isTurnFree = state.turn.isFree(for: thread)
         facts.refusedCaller = state.refusal(ofCallerOf: ObjectIdentifier(self))
         // NB: the task-local value is read only while a journal shows the past.
         facts.isTaskWhilePastIsShown = state.turn.holdsTaskDispatches && currentTask != nil

@@ -9,7 +9,8 @@
 //   │                       ├─ queueBehindStep ────▶ the turn's queue: runs before the holder gives the turn up
 //   │                       ├─ waitForRelease ─────▶ the suspension's queue: runs at the last release
 //   │                       ├─ holdForPresent ─────▶ held: queued first by the move back to the present
-//   │                       ├─ waitForTurn ────────▶ waits on the lock, and arrives again
+//   │                       ├─ waitForTurn ────────▶ waits in line on the lock, and arrives again (`TurnLine`:
+//   │                       │                         handed the turn within 64 turns of coming first)
 //   │                       └─ run ─▶ with middleware or a journal, `forward`: each middleware, then the journal's
 //   │                                  `JournalRecorder.record`, which refuses a step while the past is shown
 //   │                                  (`JournalRecorder.refuseWhilePastIsShown`) ─▶
@@ -225,6 +226,12 @@ extension Dispatcher {
         }
     }
 
+    /// The most turns that ended while one thread waited in line for the turn, so far (see `TurnLine`, which
+    /// bounds it): for the benchmark and the tests.
+    package var longestTurnWait: Int {
+        state.withLock { $0.turn.line.longestWait }
+    }
+
     // MARK: Suspending
 
     /// Adds a suspension; see ``suspend()``.
@@ -258,8 +265,11 @@ extension Dispatcher {
     /// the last suspension's release and for those actions to run. It also
     /// waits for the work started with ``dispatchTask(priority:_:)`` and
     /// ``dispatchTask(id:cancelInFlight:priority:_:)`` to end, and for what
-    /// that work dispatches or starts in turn. Called from such a task, it
-    /// waits for every other task, not for the task that calls it. It returns
+    /// that work dispatches or starts in turn. Called from such a task (or its
+    /// child tasks, or a plain `Task` it started), it waits for every other
+    /// task, not for that task while it runs; a plain `Task` whose task has
+    /// ended waits for every task still running. It does not wait for plain
+    /// `Task`s, which the dispatcher does not track. It returns
     /// early when the calling task is cancelled, so that a time limit ends a
     /// test waiting here.
     public func waitUntilDrained() async {
@@ -269,11 +279,12 @@ extension Dispatcher {
     /// Returns once nothing runs or waits; with `untilCancelled`, also once the calling task is cancelled.
     func waitUntilDrained(untilCancelled: Bool) async {
         let id = state.withLock { $0.turn.drainWaiterID() }
-        // NB: a tracked task of this dispatcher waits for the others, not for itself.
-        let ownTasks = currentTask == nil ? 0 : 1
+        // NB: a tracked task of this dispatcher waits for the others, not for itself; nor does a plain `Task` it
+        // started, while it runs (the plain task inherited its task-local value, and with it, its identity).
+        let task = currentTask
         let wait = {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                if !self.state.withLock({ $0.turn.addDrainWaiter(continuation, id: id, ownTasks: ownTasks) }) {
+                if !self.state.withLock({ $0.turn.addDrainWaiter(continuation, id: id, belongingTo: task) }) {
                     continuation.resume()
                 }
             }

@@ -79,7 +79,9 @@ public final class Dispatcher: Sendable {
     /// When called from a handler or an observer, the action is queued and
     /// runs after the current one, before the outermost dispatch returns; the
     /// call then returns at once without throwing, and the queued action's
-    /// errors go to ``onQueuedError``.
+    /// errors go to ``onQueuedError``. Called while another thread dispatches,
+    /// it waits in line for the turn, and has it within a bounded number of
+    /// turns (see <doc:ThreadingAndReentrancy>).
     ///
     /// - Parameters:
     ///   - name: The action name; it fixes the payload type.
@@ -138,7 +140,9 @@ public final class Dispatcher: Sendable {
     /// Reading one store's ``Store/state`` is always consistent; reading two
     /// one after the other may see an action commit in between. `read` waits
     /// for the running action (or batch) to end and keeps the next one from
-    /// starting until `body` returns. Called from a handler, an observer or a
+    /// starting until `body` returns; while other threads dispatch, it waits in
+    /// line for the turn, and has it within a bounded number of turns (see
+    /// <doc:ThreadingAndReentrancy>). Called from a handler, an observer or a
     /// middleware, it runs at once: inside a step (from a handler), it sees
     /// the step's states so far, each computed store computed from its
     /// sources as staged so far; from an observer, the committed states. A

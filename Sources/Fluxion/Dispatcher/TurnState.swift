@@ -28,8 +28,14 @@ struct TurnState {
     var holderIsBetweenActions = false
     /// How many dispatches gave up their turn to wait for a store another thread creates.
     private var yieldedTurns = 0
-    /// Callers of `waitUntilDrained()`; `ownTasks` is 1 for a tracked task, which does not wait for itself.
-    private var drainWaiters: [(id: UInt64, ownTasks: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// The threads waiting for the turn, first come first (see ``TurnLine``).
+    private(set) var line = TurnLine()
+    /// Whether the turn was handed to `holder`, first in line, as the last one ended, and it has not taken it
+    /// yet: it waits to be woken, and nobody else can take the turn meanwhile.
+    private(set) var isHandedOver = false
+    /// Callers of `waitUntilDrained()`, each with the tracked task its code belongs to, if any: it does not wait
+    /// for that one while it runs.
+    private var drainWaiters: [(id: UInt64, task: TrackedTask?, continuation: CheckedContinuation<Void, Never>)] = []
     /// The drain waiters whose tasks were cancelled before they began to wait: they return at once.
     private var cancelledDrainWaiters: Set<UInt64> = []
     private var nextDrainWaiter: UInt64 = 0
@@ -51,9 +57,15 @@ struct TurnState {
     var isQueueEmpty: Bool { queue.isEmpty }
 
     /// Whether `thread` may act as the turn holder: it holds the turn, or runs a
-    /// factory the holder waits for (`isCreatingForHolder`).
+    /// factory the holder waits for (`isCreatingForHolder`). A thread the turn was handed to does not, until
+    /// it takes it.
     func admits(_ thread: ThreadID, isCreatingForHolder: Bool) -> Bool {
-        holder == thread || (holder != nil && holderAwaitsCreation && isCreatingForHolder)
+        (holder == thread && !isHandedOver) || (holder != nil && holderAwaitsCreation && isCreatingForHolder)
+    }
+
+    /// Whether `thread` may take the turn now: nobody holds it, or it was handed to `thread`.
+    func isFree(for thread: ThreadID) -> Bool {
+        holder == nil || (isHandedOver && holder == thread)
     }
 
     /// Queues an action behind the running step: the holder runs it before it gives the turn up.
@@ -66,11 +78,59 @@ struct TurnState {
         suspended.append(action)
     }
 
-    /// Takes the turn for `thread` if it is free.
+    /// Takes the turn for `thread` if it is free, or was handed to it; `thread` leaves the line.
+    @inline(__always)
     mutating func take(by thread: ThreadID) -> Bool {
-        guard holder == nil else { return false }
+        // NB: most often nobody waits: one comparison more than a free turn's (W1: 10 instructions out of line).
+        guard holder == nil, line.isEmpty else { return takeWithThreadsInLine(by: thread) }
         holder = thread
         return true
+    }
+
+    /// ``take(by:)`` while threads wait in line, or the turn is held.
+    private mutating func takeWithThreadsInLine(by thread: ThreadID) -> Bool {
+        guard holder == nil else {
+            guard isHandedOver, holder == thread else { return false }
+            isHandedOver = false
+            _ = line.leave(thread)
+            return true
+        }
+        holder = thread
+        _ = line.leave(thread)
+        return true
+    }
+
+    /// Puts `thread`, which must wait for the turn another holds, in line (see ``TurnLine``).
+    mutating func waitInLine(_ thread: ThreadID) {
+        line.join(thread)
+    }
+
+    /// Takes `thread` out of the line, as it stops waiting for the turn (it queued its action, say), and
+    /// gives up the turn if it was handed to it; whether anything changed, so that the others look again.
+    mutating func leaveLine(_ thread: ThreadID) -> Bool {
+        guard !line.isEmpty, line.leave(thread) else { return false }
+        if isHandedOver, holder == thread {
+            isHandedOver = false
+            holder = nil
+        }
+        return true
+    }
+
+    /// Ends the holder's turn: it is free, or handed to the first in line when that one has waited long enough.
+    @inline(__always)
+    private mutating func giveUp() {
+        guard line.isEmpty else { return giveUpToLine() }
+        holder = nil
+    }
+
+    /// ``giveUp()`` while threads wait in line.
+    private mutating func giveUpToLine() {
+        guard let next = line.turnEnded() else {
+            holder = nil
+            return
+        }
+        holder = next
+        isHandedOver = true
     }
 
     /// Queues actions behind the running one (a transaction's, once it commits).
@@ -123,18 +183,18 @@ struct TurnState {
         return nil
     }
 
-    /// Gives the turn up, nothing being queued.
+    /// Gives the turn up, nothing being queued: it is free, or handed to the first in line (see ``giveUp()``).
     ///
     /// - Parameter waiters: Set to the drain waiters to resume.
     mutating func end(resuming waiters: inout [CheckedContinuation<Void, Never>]) {
-        holder = nil
+        giveUp()
         waiters = takeDrainWaitersIfDrained()
     }
 
     /// Gives the turn up if no action is queued and no drain waiter waits; whether it did.
     mutating func endIfIdle() -> Bool {
         guard queue.isEmpty, drainWaiters.isEmpty else { return false }
-        holder = nil
+        giveUp()
         return true
     }
 
@@ -147,9 +207,11 @@ struct TurnState {
         return kept
     }
 
-    /// Takes the turn back after ``yield()``, with the queue kept; `false` while another holds it.
+    /// Takes the turn back after ``yield()``, with the queue kept; `false` while another holds it. It is the
+    /// same turn, going on: it does not wait in line.
     mutating func resume(_ thread: ThreadID, with kept: inout ActionQueue) -> Bool {
-        guard take(by: thread) else { return false }
+        guard holder == nil else { return false }
+        holder = thread
         yieldedTurns -= 1
         swap(&kept, &queue)  // NB: whoever held the turn meanwhile emptied `queue`
         return true
@@ -179,17 +241,23 @@ struct TurnState {
 
     /// Adds a drain waiter; `false` when nothing runs or waits, so it should resume at once.
     ///
-    /// - Parameter ownTasks: 1 when a tracked task waits: it waits for every other task, not for itself.
-    mutating func addDrainWaiter(_ waiter: CheckedContinuation<Void, Never>, id: UInt64, ownTasks: Int = 0) -> Bool {
+    /// - Parameter task: The tracked task the waiting code belongs to (its own code, its child tasks', or a
+    ///   plain `Task`'s it started): the waiter waits for every other task, and for that one only once it has
+    ///   ended — which it has, for a plain `Task` that outlives it. Read under the dispatcher's lock, as the
+    ///   registry's fields are.
+    mutating func addDrainWaiter(
+        _ waiter: CheckedContinuation<Void, Never>, id: UInt64, belongingTo task: TrackedTask? = nil
+    ) -> Bool {
         guard cancelledDrainWaiters.remove(id) == nil else { return false }
-        guard !isDrained(ownTasks: ownTasks) else { return false }
-        drainWaiters.append((id, ownTasks, waiter))
+        guard !isDrained(for: task) else { return false }
+        drainWaiters.append((id, task, waiter))
         return true
     }
 
-    /// Whether nothing runs or waits, but for `ownTasks` tasks.
-    private func isDrained(ownTasks: Int) -> Bool {
-        holder == nil && yieldedTurns == 0 && suspended.isEmpty && taskCount <= ownTasks
+    /// Whether nothing runs or waits, but for `task` while it runs.
+    private func isDrained(for task: TrackedTask?) -> Bool {
+        let own = task?.isRunning == true ? 1 : 0
+        return holder == nil && yieldedTurns == 0 && suspended.isEmpty && taskCount <= own
     }
 
     /// A number for a drain waiter, to cancel it by.
@@ -216,7 +284,7 @@ struct TurnState {
         guard !drainWaiters.isEmpty, holder == nil, yieldedTurns == 0, suspended.isEmpty, taskCount <= 1 else {
             return []
         }
-        let drained = drainWaiters.filter { isDrained(ownTasks: $0.ownTasks) }
+        let drained = drainWaiters.filter { isDrained(for: $0.task) }
         guard !drained.isEmpty else { return [] }
         drainWaiters.removeAll { waiter in drained.contains { $0.id == waiter.id } }
         return drained.map(\.continuation)

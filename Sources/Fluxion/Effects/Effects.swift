@@ -25,7 +25,10 @@ import Foundation
 /// `cancelInFlight` cancels nothing. Once committed, an effect is a task the dispatcher tracks,
 /// as one started with ``Dispatcher/dispatchTask(id:cancelInFlight:priority:_:)``:
 /// cancellable by id, awaited by ``Dispatcher/waitUntilDrained()``, its
-/// errors reported to ``Dispatcher/onTaskError``. A ``Journal`` records
+/// errors reported to ``Dispatcher/onTaskError``. A plain `Task` its work
+/// starts is not tracked but belongs to it: its dispatches are the effect's
+/// (its cause, its cancellation), and its `waitUntilDrained()` does not wait
+/// for the effect while that runs. A ``Journal`` records
 /// which step started it and which steps it dispatched; a replay dispatches
 /// those steps from the journal and starts no effect. See <doc:WorkingWithEffects>.
 ///

@@ -41,7 +41,10 @@ extension Dispatcher {
     /// The dispatcher tracks the task until it ends: ``waitUntilDrained()``
     /// waits for it, and ``cancelAllTasks()`` cancels it. Once it is
     /// cancelled, its dispatches throw `CancellationError` instead of
-    /// dispatching; see ``dispatchTask(id:cancelInFlight:priority:_:)``.
+    /// dispatching; see ``dispatchTask(id:cancelInFlight:priority:_:)``. A plain
+    /// `Task` the work starts is not tracked, but belongs to the task: its
+    /// dispatches are the task's, and its ``waitUntilDrained()`` does not wait
+    /// for the task while it runs (see <doc:WorkingWithEffects>).
     ///
     /// - Returns: The task; its value is the work's result, its error what the work threw.
     @discardableResult
@@ -138,7 +141,7 @@ extension Dispatcher {
         cancelTasks(nil)
     }
 
-    /// How many tasks started with `dispatchTask` are running.
+    /// How many tasks started with `dispatchTask` (or as effects) are running; not the plain `Task`s they start.
     public var runningTaskCount: Int {
         state.withLock { $0.tasks.count }
     }

@@ -2,7 +2,10 @@
 ///
 /// Cancellation is a fact about the task, kept here, not in its registry entry: the dispatches the task
 /// held, queued or left to plain child tasks are refused after it ended too, and the tasks it started
-/// inherit it. A class: the task-local value and every check of it copy a reference, not its fields.
+/// inherit it. A plain `Task` its code starts inherits the task-local ``current``, and so the task's
+/// identity, consistently: its dispatches' cause and cancellation, and, for `waitUntilDrained()`, the task
+/// it does not wait for while that runs (``isRunning``): it never counts itself as a tracked task.
+/// A class: the task-local value and every check of it copy a reference, not its fields.
 /// An effect's is also its tag and its record from its handler to its end: its work, and how it starts
 /// (one allocation for all three).
 final class TrackedTask: EffectTag, @unchecked Sendable {  // registry fields: its dispatcher's state lock (see below)

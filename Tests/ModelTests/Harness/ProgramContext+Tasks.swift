@@ -25,14 +25,14 @@ extension ProgramContext {
         log(plan.gate, "began")
         if let child = plan.child { startChild(child, on: dispatcher) }
         try await park(plan.gate, tracked: true)
-        if plan.drains { await drain(plan.gate, on: dispatcher) }
+        if plan.drains { await drain(plan.gate, tracked: true, on: dispatcher) }
         guard let command = plan.dispatches else { return log(plan.gate, "done") }
         try dispatchLogging(command, gate: plan.gate, on: dispatcher)
         if plan.lingers { try await park(-plan.gate, tracked: true) }
     }
 
-    /// Awaits `waitUntilDrained()` from the task at `gate`.
-    private func drain(_ gate: Int, on dispatcher: Dispatcher) async {
+    /// Awaits `waitUntilDrained()` from the task at `gate`, tracked or plain.
+    private func drain(_ gate: Int, tracked: Bool, on dispatcher: Dispatcher) async {
         log(gate, "draining")
         // NB: the task counts as waiting once it waits inside the cancellation handler, and stops at its
         // cancellation (which ends its wait at once) or its return: a settle then waits for what it does next.
@@ -40,7 +40,10 @@ extension ProgramContext {
         let leave: @Sendable () -> Void = { [seen] in
             seen.withLock { seen in
                 phase.withLock { phase in
-                    if phase == .waiting { seen.draining -= 1 }
+                    if phase == .waiting {
+                        seen.draining -= 1
+                        if !tracked { seen.drainingPlain -= 1 }
+                    }
                     phase = .left
                 }
             }
@@ -51,6 +54,7 @@ extension ProgramContext {
                     guard phase == .before else { return }
                     phase = .waiting
                     seen.draining += 1
+                    if !tracked { seen.drainingPlain += 1 }
                 }
             }
             await dispatcher.waitUntilDrained()
@@ -79,6 +83,7 @@ extension ProgramContext {
             log(child.gate, "began")
             do {
                 try await park(child.gate, tracked: false)
+                if child.drains { await drain(child.gate, tracked: false, on: dispatcher) }
                 try dispatchLogging(child.dispatches, gate: child.gate, on: dispatcher)
             } catch {}
         }
@@ -133,8 +138,8 @@ extension ProgramContext {
     func settle(_ dispatcher: Dispatcher, drainers: Int = 0) -> String? {
         let settled = seen.wait(
             until: { seen in
-                seen.live == seen.parkedTracked + seen.draining && seen.draining == drainers
-                    && seen.plainRunning == seen.parkedPlain
+                seen.live == seen.parkedTracked + seen.draining - seen.drainingPlain && seen.draining == drainers
+                    && seen.plainRunning == seen.parkedPlain + seen.drainingPlain
             }, timeout: HangGuard.seconds)
         if settled { return nil }
         return seen.withLockUnchanged { seen in

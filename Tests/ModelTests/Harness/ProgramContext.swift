@@ -19,8 +19,9 @@ final class ProgramContext: Sendable {
         var parkedTracked: Int { waiting.values.count { $0.1 } }
         var parkedPlain: Int { waiting.values.count { !$0.1 } }
         var plainRunning = 0
-        /// How many tracked tasks await `waitUntilDrained()`.
+        /// How many tasks await `waitUntilDrained()`, and how many of them are plain child tasks.
         var draining = 0
+        var drainingPlain = 0
         /// How many tracked tasks the dispatcher started and have not ended, the dispatcher's own bookkeeping
         /// of their end (the journal's note of an effect's end) included.
         var live = 0

@@ -33,7 +33,8 @@ extension ReferenceModel {
         log(plan.gate, "began")
         if let child = plan.child {
             tasks[child.gate] = ModelTask(
-                plan: TaskPlan(id: plan.id, gate: child.gate, dispatches: child.dispatches), origin: .child(plan.gate))
+                plan: TaskPlan(id: plan.id, gate: child.gate, dispatches: child.dispatches, drains: child.drains),
+                origin: .child(plan.gate))
             log(child.gate, "began")
             if opened.contains(child.gate) { proceed(child.gate) }
         }
@@ -56,10 +57,15 @@ extension ReferenceModel {
         finish(gate)
     }
 
-    /// Wakes a task awaiting `waitUntilDrained()` once no other task runs and no action waits.
+    /// Wakes a task awaiting `waitUntilDrained()` once no other task runs and no action waits. A plain child
+    /// task does not wait for the tracked task it was started in, while that one runs; it is not tracked itself.
     mutating func wakeDrainers() {
-        guard let gate = tasks.first(where: { $0.value.phase == .draining })?.key,
-            !tasks.contains(where: { $0.key != gate && !$0.value.isChild && $0.value.phase != .ended }),
+        guard let gate = tasks.first(where: { $0.value.phase == .draining })?.key else { return }
+        let parent: Int? = if case .child(let parent) = tasks[gate]?.origin { parent } else { nil }
+        guard
+            !tasks.contains(where: {
+                $0.key != gate && $0.key != parent && !$0.value.isChild && $0.value.phase != .ended
+            }),
             waiting.isEmpty
         else { return }
         log(gate, "drained")

@@ -68,7 +68,9 @@ struct ProgramGenerator {
             case 22..<32:
                 var plan = plan(depth: 1, needsID: false)
                 plan.drains = !hasDrainer && random.below(8) == 0
-                hasDrainer = hasDrainer || plan.drains
+                // NB: or its plain child task awaits the drain (one drainer at most: two would wait for each other).
+                if !hasDrainer, !plan.drains, plan.child != nil, random.below(3) == 0 { plan.child?.drains = true }
+                hasDrainer = hasDrainer || plan.drains || plan.child?.drains == true
                 return .startTask(plan)
             case 32..<52 where !gates.isEmpty: return .proceed(gate: gates[random.below(gates.count)])
             case 52..<56: return .cancelTasks(id: ["a", "b", "c"][random.below(3)])

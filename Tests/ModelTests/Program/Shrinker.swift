@@ -107,6 +107,7 @@ enum Shrinker {
     private static func simpler(_ plan: TaskPlan) -> [TaskPlan] {
         var results: [TaskPlan] = []
         if plan.child != nil { results.append(with(plan) { $0.child = nil }) }
+        if plan.child?.drains == true { results.append(with(plan) { $0.child?.drains = false }) }
         if plan.lingers { results.append(with(plan) { $0.lingers = false }) }
         if plan.cancelInFlight { results.append(with(plan) { $0.cancelInFlight = false }) }
         if let command = plan.dispatches {

@@ -95,8 +95,13 @@ struct TaskPlan: Codable, Sendable, Equatable, CustomStringConvertible {
 struct ChildPlan: Codable, Sendable, Equatable, CustomStringConvertible {
     var gate: Int
     var dispatches: Command
+    /// Whether it awaits `waitUntilDrained()` once its gate opens, before it dispatches: it waits for every
+    /// tracked task but the one it was started in, while that one runs.
+    var drains = false
 
-    var description: String { "ChildPlan(gate: \(gate), dispatches: \(dispatches))" }
+    var description: String {
+        "ChildPlan(gate: \(gate), dispatches: \(dispatches)" + (drains ? ", drains: true)" : ")")
+    }
 }
 
 extension ActionName where Payload == Command {
