@@ -154,6 +154,9 @@ protocol StateReplacing: AnyObject, Sendable {
     /// Whether two states of its type are equal, by `==`; `nil` when the type is not `Equatable`, or either
     /// value is not of it.
     func statesAreEqual(_ first: Any, _ second: Any) -> Bool?
+    /// Whether the committed state equals `noted`, by `==`; `false` when the type is not `Equatable`, or
+    /// `noted` is not of it. Read by the dispatch turn holder, who alone commits.
+    func committedStateEquals(_ noted: any Sendable) -> Bool
     /// How many times the store committed a change; read by the dispatch turn holder, who alone commits.
     var commitCount: UInt64 { get }
     /// The committed state, without its lock; read by the dispatch turn holder, who alone commits.
@@ -168,6 +171,11 @@ extension Store: StateReplacing {
     var committedValue: any Sendable { currentState }
 
     var isComparable: Bool { State.self is any Encodable.Type }
+
+    func committedStateEquals(_ noted: any Sendable) -> Bool {
+        guard let isEqual, let noted = noted as? State else { return false }
+        return isEqual(noted, currentState)
+    }
 
     func statesAreEqual(_ first: Any, _ second: Any) -> Bool? {
         guard let isEqual, let first = first as? State, let second = second as? State else { return nil }

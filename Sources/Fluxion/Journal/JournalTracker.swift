@@ -116,11 +116,13 @@ final class JournalTracker: @unchecked Sendable {  // touched only by the thread
         guard order < noted.count, let seen = noted[order] else { return }
         seen._withUnsafeGuaranteedRef { seen in
             guard seen.hasChanged else { return }
-            let change = seen.noteChange()
             // NB: a handler that changed an `Equatable` state in place and left it equal counted a commit; it
-            // is no change, as a commit of an equal copy is none.
-            if seen.store.statesAreEqual(change.oldState, change.newState) == true { return }
-            changes.append(change)
+            // is no change, as a commit of an equal copy is none. Compared before the new state is boxed.
+            if seen.store.committedStateEquals(seen.state) {
+                seen.noteAnew()
+                return
+            }
+            changes.append(seen.noteChange())
         }
     }
 }
