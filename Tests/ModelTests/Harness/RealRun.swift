@@ -177,15 +177,20 @@ final class RealRun {
         return "\(outcome)"
     }
 
-    /// Ends the program: cancels its tasks and gates, releases its suspensions, stops the journal.
+    /// Ends the program: closes its gates, releases its suspensions, cancels its tasks, stops the journal.
+    ///
+    /// The suspensions are released before the tasks settle: a plain child task awaiting the drain while
+    /// actions wait for a release waits until they have run ("returns once no action is running and none is
+    /// waiting for a release"), and `cancelAllTasks()` does not end its wait (Swift does not cancel a plain
+    /// `Task`).
     ///
     /// - Returns: What hung, if the cancelled tasks did not all end or wait at a gate.
     @discardableResult
     func close() -> String? {
         context.close()
+        while let suspension = suspensions.popLast() { suspension.release() }
         dispatcher.cancelAllTasks()
         let hung = context.settle(dispatcher)
-        while let suspension = suspensions.popLast() { suspension.release() }
         journal.stop()
         for journal in otherJournals { journal.stop() }
         for (_, token) in tokens.values { token.cancel() }

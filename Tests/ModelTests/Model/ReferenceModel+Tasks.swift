@@ -97,8 +97,8 @@ extension ReferenceModel {
         }
     }
 
-    /// A task's dispatch: refused if the task (or the task it was started in) was cancelled, waiting
-    /// while suspended, held while the past is shown, else run now.
+    /// A task's dispatch: refused if the task (or the task it was started in) was cancelled, or once
+    /// shutdown has begun; waiting while suspended, held while the past is shown, else run now.
     ///
     /// - Returns: The error the task's `dispatch` throws, if any.
     private mutating func dispatch(_ command: Command, byTaskAt gate: Int) -> String? {
@@ -106,6 +106,9 @@ extension ReferenceModel {
             report("task refused \(idOfTask(at: gate))")
             return "cancelled"
         }
+        // NB: "from its first moment, a dispatch or a batch from outside the running turn throws" (`shutdown()`):
+        // a plain task's, whose own task ended uncancelled, once the shutdown's cancellations ended its drain.
+        if isShutDown { return "shutDown" }
         if isTravelling {
             held.append(TaskDispatch(command: command, gate: gate))
             return nil
