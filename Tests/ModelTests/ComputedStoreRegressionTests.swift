@@ -2,11 +2,11 @@ import Foundation
 import Testing
 
 /// The programs the model shrank for each defect of issue 42 it found on the code of 2026-12-01 (and three it
-/// found beside them): the regression tests of the derive stage. The two still open are in `withKnownIssue`
-/// while their switches of `OpenDefects` are on: when a fix lands, delete the switch and unwrap its test.
+/// found beside them): the regression tests of the derive stage. The one still open is in `withKnownIssue`
+/// while its switch of `OpenDefects` is on: when its fix lands, delete the switch and unwrap its test.
 @Suite struct ComputedStoreRegressionTests {
     /// `batch { add 1; add -1 }`: the source ends where it was; its computed stores keep the state computed in
-    /// the middle, and their observers hear a change. Switch: `batchBringsSourceBack`.
+    /// the middle, and their observers hear a change. (Its switch is gone: fixed.)
     @Test func aBatchThatBringsASourceBackLeavesItsComputedStoresInStep() async {
         await expectModelHolds(
             Program(operations: [
@@ -17,7 +17,7 @@ import Testing
             ]))
     }
 
-    /// The same through inline mutations. Switch: `batchBringsSourceBack`.
+    /// The same through inline mutations. (Its switch is gone: fixed.)
     @Test func inlineMutationsThatBringASourceBackLeaveItsComputedStoresInStep() async {
         await expectModelHolds(
             Program(operations: [
@@ -26,7 +26,7 @@ import Testing
     }
 
     /// `batch.mutate` of a computed store is a `FluxionError` before anything is staged; today it is accepted,
-    /// journaled, and sets the computed store apart from its sources. Switch: `computedStoreMutated`.
+    /// journaled, and sets the computed store apart from its sources. (Its switch is gone: fixed.)
     @Test func aBatchsMutationOfAComputedStoreIsRefused() async {
         await expectModelHolds(
             Program(operations: [
@@ -35,14 +35,14 @@ import Testing
     }
 
     /// Unregistering a source unregisters the computed stores that follow it, G (computed from F) too; today
-    /// they stay registered with the old source's state. Switch: `sourceUnregistered`.
+    /// they stay registered with the old source's state. (Its switch is gone: fixed.)
     @Test func unregisteringASourceUnregistersItsComputedStores() async {
         await expectModelHolds(Program(operations: [.unregister(store: 5)]))
     }
 
     /// Registered again, the source starts from its first state and the computed store, registered again,
     /// is computed from it; today F keeps the old C's items (the program parts from the model at the
-    /// unregistering already: F stays registered). Switch: `sourceUnregistered`.
+    /// unregistering already: F stays registered). (Its switch is gone: fixed.)
     @Test func aSourceRegisteredAgainStartsAfreshAndItsComputedStoreFollowsIt() async {
         await expectModelHolds(
             Program(operations: [
@@ -56,20 +56,20 @@ import Testing
 
     /// After its source is unregistered, an action the other stores handle goes on; today it throws
     /// `storeNotRegistered` and B rolls back (the program parts from the model at the unregistering already).
-    /// Switch: `sourceUnregistered`.
+    /// (Its switch is gone: fixed.)
     @Test func unregisteringASourceBreaksNoActionOfTheOtherStores() async {
         await expectModelHolds(
             Program(operations: [.unregister(store: 2), .dispatch(Command(tag: 1, touches: [1]))]))
     }
 
     /// `read {}` inside a handler sees the staged states, every computed store derived from them; today B's
-    /// handler reads A's new items beside E's and F's old ones. Switch: `readSeesStaleComputed`.
+    /// handler reads A's new items beside E's and F's old ones. (Its switch is gone: fixed.)
     @Test func aReadInsideAHandlerSeesComputedStoresInStepWithTheirSources() async {
         await expectModelHolds(Program(operations: [.dispatch(Command(tag: 1, touches: [0], readsIn: 1))]))
     }
 
-    /// The same inside a batch, the read in a later store's handler of the batch's first action. Switch:
-    /// `readSeesStaleComputed`.
+    /// The same inside a batch, the read in a later store's handler of the batch's first action. (Its switch
+    /// is gone: fixed.)
     @Test func aReadInsideAHandlerOfABatchSeesComputedStoresInStep() async {
         await expectModelHolds(
             Program(operations: [
@@ -78,7 +78,7 @@ import Testing
     }
 
     /// G, registered after its sources' first step, travelled back before it: derived from its sources
-    /// (nothing), not set to its journaled state ([2]). Switch: `travelSetsComputedStore`.
+    /// (nothing), not set to its journaled state ([2]). (Its switch is gone: fixed.)
     @Test func aTravelDerivesAComputedStoreRegisteredAfterItsSourcesFirstSteps() async {
         await expectModelHolds(
             Program(operations: [
@@ -105,7 +105,7 @@ import Testing
 
     /// A replayed step that cannot be dispatched again (a batch with an inline mutation) sets the recorded
     /// states of the stores with handlers but D (not `Codable`: left as it is), and derives F from them; today
-    /// it sets F's recorded state, apart from the replay's D. Switch: `replaySetsComputedStore`.
+    /// it sets F's recorded state, apart from the replay's D. (Its switch is gone: fixed.)
     ///
     /// NB: until 2026-12-01 this was `SeamRegressionTests.aReplaySetsTheStatesOfAStepThatCannotReplay`
     /// (tag 4, A's mutation 800): with F, computed from D, its program meets this defect too. When the fix
@@ -118,14 +118,14 @@ import Testing
     }
 
     /// A handler that changes its state in place and leaves it equal changes nothing: its journal line lists
-    /// no store; today it lists H. Switch: `inPlaceStateLeftEqual`.
+    /// no store; before the fix it listed H.
     @Test func aJournalLineOfAnActionThatLeftAStateEqualInPlaceListsNoStore() async {
         await expectModelHolds(Program(operations: [.poke(Poke(tag: 800, edit: .clear))]))
     }
 
     /// A handler that changes its state in place and reads its own store's `state` goes on (the read returns
-    /// the staged or current state); today the process stops on a `precondition`, so the program runs in an
-    /// exit test. Switch: `inPlaceHandlerReadsItsStore`.
+    /// the staged or current state); before the fix the process stopped on a `precondition`, so the program
+    /// runs in an exit test.
     @Test func aHandlerChangingItsStateInPlaceReadsItsOwnStoreWithoutATrap() async {
         await #expect(processExitsWith: .success) {
             let program = Program(operations: [.poke(Poke(tag: 800, edit: .append, readsOwnState: true))])

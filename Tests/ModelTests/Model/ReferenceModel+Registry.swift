@@ -6,7 +6,6 @@ extension ReferenceModel {
     mutating func unregister(_ store: Int) {
         guard registered.contains(store) else { return }
         let dependents = Derivation.dependents(of: store).filter(registered.contains)
-        if !dependents.isEmpty { note(.sourceUnregistered) }
         for removed in [store] + dependents {
             orphans[instance(of: removed)] = present[removed]
             registered.removeAll { $0 == removed }

@@ -14,11 +14,6 @@ extension ReferenceModel {
         }
     }
 
-    /// What the replays met where today's code parts from the model (see `Situation`).
-    func replaySituations(divergence: Int?) -> Set<Situation> {
-        replays(divergence: divergence).reduce(into: []) { $0.formUnion($1.replay.situations) }
-    }
-
     /// The replays from memory and from the file, each run to its end, with the steps each replays.
     private func replays(divergence: Int?) -> [(source: String, replay: ModelReplay, steps: [ModelStep])] {
         let file = (steps + droppedSteps).sorted { $0.id < $1.id }
@@ -54,8 +49,6 @@ struct ModelReplay {
     private var seen: Set<Int> = []
     private var mismatched = false
     private var incomparable = false
-    /// Where today's code parts from the model (see `Situation`).
-    private(set) var situations: Set<Situation> = []
 
     init(divergence: Int?) {
         self.divergence = divergence
@@ -97,9 +90,6 @@ struct ModelReplay {
     private mutating func set(_ recorded: [(store: Int, state: [Int])]) {
         for (store, state) in recorded where store != 3 && !Derivation.isComputed(store) { states[store] = state }
         states = Derivation.derive(states, registered: Array(0..<ModelStoreSet.count))
-        if recorded.contains(where: { Derivation.isComputed($0.store) && states[$0.store] != $0.state }) {
-            situations.insert(.replaySetsComputedStore)
-        }
     }
 
     /// Notes the recorded states, then compares every store the recording named with its recorded state.

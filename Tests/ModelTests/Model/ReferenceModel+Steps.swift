@@ -8,7 +8,6 @@ extension ReferenceModel {
         var deferred: [Queued] = []
         let name: String
         let replay: StepReplay
-        beginTodaysComputation()
         switch action {
         case .op(let command):
             name = "model.op"
@@ -29,14 +28,10 @@ extension ReferenceModel {
                 case .mutate(let store, let edit, let tag):
                     guard registered.contains(store) else { return "fluxion" }
                     // NB: a computed store is derived, never set: its mutation is refused before anything is staged.
-                    if Derivation.isComputed(store) {
-                        note(.computedStoreMutated)
-                        return "fluxion"
-                    }
+                    if Derivation.isComputed(store) { return "fluxion" }
                     edit.apply(to: &staged[store], value: tag)
                     mutates = true  // NB: a mutation does not replay: a replay sets the step's recorded states
                 }
-                followTodaysComputation(of: staged)
             }
             replay = mutates ? .setsStates : .commands(commands, isBatch: true)
             if aborts { return "Aborted" }
@@ -44,8 +39,6 @@ extension ReferenceModel {
             name = "model.poke"
             replay = .poke(poke)
             poke.edit.apply(to: &staged[7], value: poke.tag)
-            if staged[7] == present[7] { note(.inPlaceStateLeftEqual) }
-            if poke.readsOwnState { note(.inPlaceHandlerReadsItsStore) }
         }
         commit(staged, name: name, cause: cause, replay: replay, deferring: deferred)
         if case .op = action {
@@ -68,10 +61,7 @@ extension ReferenceModel {
             // NB: `waitFor` of a store type not registered throws a `FluxionError` naming it.
             if store == 0, command.waits, !registered.contains(2) { return "fluxion" }
             if command.throwsIn == store { return "Rejected(\(command.tag))" }
-            if command.readsIn == store {
-                noteTodaysRead(of: staged)
-                read(by: "\(ModelHandler.storeNames[store])'s handler", staged)
-            }
+            if command.readsIn == store { read(by: "\(ModelHandler.storeNames[store])'s handler", staged) }
             guard command.touches.contains(store) else { continue }
             // NB: an action that carries its command's error reaches the failure handler, which appends -tag.
             command.edit.apply(to: &staged[store], value: command.carriesError ? -command.tag : command.tag)
@@ -148,7 +138,6 @@ extension ReferenceModel {
             queue.append(.start(plan, step: step ?? 0))
         case .stepBack: report("observer stepBack refused")
         case .cancelTasks(let id):
-            if step != nil { note(.observerCancelledTasks) }
             cancel { $0.plan.id == id }
         case .read: read(by: "the observer of \(ModelHandler.storeNames[store])", world.states)
         }

@@ -4,7 +4,6 @@ extension ReferenceModel {
     /// Starts `plan` as a tracked task; an effect is listed on its step's record.
     mutating func start(_ plan: TaskPlan, as origin: ModelTask.Origin) {
         if let id = plan.id, plan.cancelInFlight {
-            noteTodaysCancelInFlight(of: id)
             cancel(queuedStarts: false) { $0.plan.id == id }
         }
         var task = ModelTask(plan: plan, origin: origin)

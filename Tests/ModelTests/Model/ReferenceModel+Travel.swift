@@ -39,7 +39,7 @@ extension ReferenceModel {
                 states[store] = state
             }
         }
-        noteTodaysMove(to: target, from: current, settingSources: states)
+        noteMoveOverUnregisteredStores(to: target, from: current)
         // NB: a computed store is derived from the states the move sets; its journaled states are not set.
         states = Derivation.derive(states, registered: registered)
         var reactions: [(store: Int, reaction: Reaction)] = []

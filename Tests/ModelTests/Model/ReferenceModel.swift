@@ -20,8 +20,6 @@ struct ReferenceModel {
     var fileLines: [FileLine] = []
     /// What the last operation met that an open defect's switch may avoid (see `OpenDefects`).
     var situations: Set<Situation> = []
-    /// A running step's states as today's code computes its computed stores (see `Situation.swift`).
-    var todaysComputed: [[Int]] = []
     /// The journal's steps in memory, oldest first.
     var steps: [ModelStep] = []
     /// The steps `resumeDiscardingLaterSteps()` dropped: still in the journal's file.

@@ -42,9 +42,7 @@ struct ProgramGenerator {
             }
         }
         let divergence = random.below(5) == 0 ? random.below(storeCount) : nil
-        var program = Program(operations: operations, divergence: divergence)
-        program.replays = !avoiding.skipsReplay(of: program)
-        return program
+        return Program(operations: operations, divergence: divergence)
     }
 
     /// The stores programs touch: all four, the one whose state is not `Codable` (store 3) too.
