@@ -92,7 +92,8 @@ extension Dispatcher {
             // NB: most often: nothing to tell, nothing to start the tasks but `Task`, started here, as `start` does.
             for task in transaction.effects.committed where !task.isSkipped {
                 task.owner = self
-                started.append(task, Task(priority: task.priority) { [task] in try await Dispatcher.execute(effect: task) })
+                let handle = Task(priority: task.priority) { [task] in try await Dispatcher.execute(effect: task) }
+                started.append(task, handle)
             }
         } else {
             let starter = transaction.effects.starter
