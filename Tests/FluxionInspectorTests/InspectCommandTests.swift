@@ -5,7 +5,7 @@ import Testing
 @testable import FluxionInspector
 
 /// `fluxion-inspect`: its arguments, what it prints, and its exit statuses.
-@Suite(.timeLimit(.minutes(1))) struct InspectCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct InspectCommandTests {
     /// A journal file of two steps; removed by the caller.
     private func recordJournal() throws -> URL {
         let url = temporaryURL()

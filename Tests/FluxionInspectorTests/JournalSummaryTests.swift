@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// A session's summary: its steps, actions, stores, effects, errors and what cannot be replayed.
-@Suite(.timeLimit(.minutes(1))) struct JournalSummaryTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalSummaryTests {
     /// Records a session with every kind of step to a file, and returns the journal, stopped.
     private func recordSession(to url: URL) async throws -> Journal {
         let dispatcher = try makeShelfDispatcher()

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Writing the viewer's page: for its owner only, and over nothing but an earlier page.
-@Suite(.timeLimit(.minutes(1))) struct JournalViewerFileTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalViewerFileTests {
     @Test func writesThePageForItsOwnerOnly() throws {
         let journal = try Journal(recording: makeShelfDispatcher())
         let url = temporaryURL(".html")

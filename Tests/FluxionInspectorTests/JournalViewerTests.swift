@@ -5,7 +5,7 @@ import Testing
 @testable import FluxionInspector
 
 /// The journal viewer's page: what it embeds, how, and that it needs nothing from outside.
-@Suite(.timeLimit(.minutes(1))) struct JournalViewerTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalViewerTests {
     @Test func embedsTheStepsInMemoryAsJournalLines() throws {
         let dispatcher = try makeShelfDispatcher()
         let journal = try Journal(recording: dispatcher)

@@ -48,7 +48,7 @@ private final class OneShot: Sendable {
 }
 
 /// The clock of a test dispatcher waits for the child tasks of the dispatcher's tasks, not only for their sleeps.
-@Suite(.timeLimit(.minutes(1))) struct TestClockChildTaskTests {
+@Suite(.timeLimit(.minutes(10))) struct TestClockChildTaskTests {
     private func makeTest() throws -> TestDispatcher {
         let test = TestDispatcher()
         try test.register(CounterStore.self)

@@ -44,7 +44,7 @@ final class SearchStore: Store<Search>, @unchecked Sendable {  // locked by Stor
     // article-clock-end
 }
 
-@Suite(.timeLimit(.minutes(1))) struct TestClockTests {
+@Suite(.timeLimit(.minutes(10))) struct TestClockTests {
     private func makeTest() throws -> TestDispatcher {
         let test = TestDispatcher()
         try test.register(SearchStore.self) { SearchStore(clock: test.clock) }
@@ -143,7 +143,7 @@ final class SearchStore: Store<Search>, @unchecked Sendable {  // locked by Stor
     }
 }
 
-@Test(.timeLimit(.minutes(1))) func aTimerThatNeverStopsFailsTheRun() async throws {
+@Test(.timeLimit(.minutes(10))) func aTimerThatNeverStopsFailsTheRun() async throws {
     let test = TestDispatcher()
     try test.register(CounterStore.self)
     let clock = test.clock

@@ -2,7 +2,7 @@ import Fluxion
 import FluxionTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct TestDispatcherBatchTests {
+@Suite(.timeLimit(.minutes(10))) struct TestDispatcherBatchTests {
     private func makeTest() throws -> TestDispatcher {
         let test = TestDispatcher()
         try test.register(CounterStore.self)

@@ -31,7 +31,7 @@ enum MiddlewarePlacement: Sendable, CaseIterable {
     case outer
 }
 
-@Suite(.timeLimit(.minutes(1))) struct TestDispatcherDispatchingTests {
+@Suite(.timeLimit(.minutes(10))) struct TestDispatcherDispatchingTests {
     private func makeTest(throwing moment: ThrowingMiddleware.Moment, _ placement: MiddlewarePlacement) throws
         -> TestDispatcher
     {

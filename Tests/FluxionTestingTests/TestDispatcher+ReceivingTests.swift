@@ -12,7 +12,7 @@ extension ActionName where Payload == [String]? {
     static var searchFinished: Self { "testingSearchFinished" }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct TestDispatcherReceivingTests {
+@Suite(.timeLimit(.minutes(10))) struct TestDispatcherReceivingTests {
     private func makeTest() throws -> TestDispatcher {
         let test = TestDispatcher()
         try test.register(CounterStore.self)

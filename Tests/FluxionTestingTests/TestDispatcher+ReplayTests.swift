@@ -54,7 +54,7 @@ private final class OpaqueStore: Store<Opaque>, DefaultInitializable, @unchecked
 }
 
 /// `TestDispatcher.replay(contentsOf:)`: a recorded session as a test.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct TestDispatcherReplayTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct TestDispatcherReplayTests {
     /// Records a session, `.tally` 2 then `.request` 5 (which queues `.tally` 5), into a file.
     private func recordSession(scale: Int = 1) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID()).jsonl")

@@ -48,7 +48,7 @@ final class LogStore: Store<Log>, DefaultInitializable, @unchecked Sendable {  /
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct TestDispatcherTests {
+@Suite(.timeLimit(.minutes(10))) struct TestDispatcherTests {
     private func makeTest(_ exhaustivity: TestDispatcher.Exhaustivity = .on) throws -> TestDispatcher {
         let test = TestDispatcher(exhaustivity: exhaustivity)
         try test.register(CounterStore.self)

@@ -1,7 +1,7 @@
 import Fluxion
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct AnyStoreChangeTests {
+@Suite(.timeLimit(.minutes(10))) struct AnyStoreChangeTests {
     @Test func aChangeNamesItsStoreWhileTheStoreExists() throws {
         let (dispatcher, store) = try makeCounterStore()
         let changes = Recorder<AnyStoreChange>()

@@ -10,7 +10,7 @@ import Darwin
 
 /// One owner per directory across processes: `FluxionCrashWriter ledger` is the other process (see its
 /// `LedgerOwner.swift`): it owns the directory from its "ready" line until it says "released" or is killed.
-@Suite(.timeLimit(.minutes(1))) struct ArchiveOwnershipProcessTests {
+@Suite(.timeLimit(.minutes(10))) struct ArchiveOwnershipProcessTests {
     private func startLedgerOwner(in directory: URL) throws -> RunningWriter {
         let writer = try #require(crashWriterURL(), "FluxionCrashWriter was not built next to the test binary")
         return try RunningWriter.start(writer, arguments: ["ledger", directory.path])

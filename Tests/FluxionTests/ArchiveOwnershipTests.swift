@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// One live dispatcher at a time persists to a location; a second is refused until the first releases it.
-@Suite(.timeLimit(.minutes(1))) struct ArchiveOwnershipTests {
+@Suite(.timeLimit(.minutes(10))) struct ArchiveOwnershipTests {
     /// The storages Fluxion comes with.
     enum Kind: String, CaseIterable, Sendable {
         case files, defaults, memory

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The archiver, seen through a dispatcher with a persistent ``NotesStore``: what it writes after a failed save.
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct ArchiverTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct ArchiverTests {
     let scheduler = ManualScheduler()
     let storage = ScriptedStorage()
     let errors = Recorder<PersistenceError>()

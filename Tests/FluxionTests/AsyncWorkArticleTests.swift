@@ -71,7 +71,7 @@ private func loadTodos(from api: TodoAPI, into dispatcher: Dispatcher) -> Task<V
     return task
 }
 
-@Suite(.timeLimit(.minutes(1))) struct AsyncWorkArticleTests {
+@Suite(.timeLimit(.minutes(10))) struct AsyncWorkArticleTests {
     /// A dispatcher with both stores, and the names of the actions that reach its middleware.
     private func makeDispatcher() throws -> (Dispatcher, Recorder<String>) {
         let dispatcher = Dispatcher()

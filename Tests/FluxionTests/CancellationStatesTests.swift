@@ -17,7 +17,7 @@ enum CancellingPlace: String, Sendable, CaseIterable, CustomTestStringConvertibl
 
 /// Issue 43.1: one cancellation reaches a task in every state — asked for by a running step, committed but not
 /// started, running — whichever spelling and thread it comes from, and what the journal says is what happened.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct CancellationStatesTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CancellationStatesTests {
     /// An effect asked for earlier in the same step, batch or turn never runs its work, is reported as
     /// cancelled (not as a refused dispatch), and the journal says so; `effects.cancel(id:)` and
     /// `cancelTasks(id:)` agree.

@@ -2,7 +2,7 @@ import Fluxion
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct ChangeStreamTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct ChangeStreamTests {
     @Test func aStoresStreamYieldsEveryChangeInOrderEvenWhenConsumedLater() async throws {
         let (dispatcher, store) = try makeCounterStore()
         let changes = store.changes

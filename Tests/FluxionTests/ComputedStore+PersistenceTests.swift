@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A computed store with an archive: written for readers outside the app, never restored.
-@Suite(.timeLimit(.minutes(1))) struct ComputedStorePersistenceTests {
+@Suite(.timeLimit(.minutes(10))) struct ComputedStorePersistenceTests {
     /// A dispatcher whose feed and read state are restored from `storage`, and whose unread count is computed
     /// from them and saved under "unread".
     private func dispatcher(on storage: InMemoryStateStorage) throws -> Dispatcher {

@@ -72,7 +72,7 @@ private final class PipelineInPlaceStore: Store<Int>, DefaultInitializable, @unc
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ComputedStorePipelineTests {
+@Suite(.timeLimit(.minutes(10))) struct ComputedStorePipelineTests {
     /// A dispatcher with the counter, the tally, the tenfold store computed from the counter and the
     /// hundredfold store computed from the tenfold one.
     private func makeDispatcher(counting computations: Recorder<Int> = Recorder()) throws -> Dispatcher {

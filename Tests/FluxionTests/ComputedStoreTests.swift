@@ -79,7 +79,7 @@ final class ComputationCounter: @unchecked Sendable {  // `count` guarded by `lo
     func increment() { lock.withLock { count += 1 } }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ComputedStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct ComputedStoreTests {
     static func unread(_ feed: Feed, _ read: ReadState) -> Int {
         feed.articles.count { !read.ids.contains($0) }
     }

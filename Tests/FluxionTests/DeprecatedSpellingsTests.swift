@@ -3,7 +3,7 @@ import Testing
 
 /// The spellings renamed in issue 25 still work for one release; each test is deprecated itself,
 /// so that calling them builds without warnings.
-@Suite(.timeLimit(.minutes(1))) struct DeprecatedSpellingsTests {
+@Suite(.timeLimit(.minutes(10))) struct DeprecatedSpellingsTests {
     /// The async `flush()` is gone: in async code, the obvious call is the blocking one, and compiles.
     @Test func flushInAsyncCodeIsTheBlockingFlush() async throws {
         let storage = InMemoryStateStorage()

@@ -40,7 +40,7 @@ private func makeAsyncWorkStore() throws -> (Dispatcher, AsyncWorkStore) {
     return (dispatcher, try dispatcher.store(AsyncWorkStore.self))
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DispatcherAsyncWorkTests {
+@Suite(.timeLimit(.minutes(10))) struct DispatcherAsyncWorkTests {
     @Test func aThunkDispatchesReadsStoresAndReturnsItsValue() throws {
         let (dispatcher, store) = try makeAsyncWorkStore()
 

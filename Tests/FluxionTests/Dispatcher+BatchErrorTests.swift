@@ -6,7 +6,7 @@ extension ActionName where Payload == Void {
     fileprivate static var fail: Self { "batchFail" }
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherBatchErrorTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct DispatcherBatchErrorTests {
     @Test(arguments: [false, true])
     func aFailingActionRollsEveryStoreBackAndTellsNoObserver(closureCatchesTheError: Bool) throws {
         let (dispatcher, first, second) = try makeBatchStores()

@@ -53,7 +53,7 @@ private final class LoopBStore: Store<Int>, @unchecked Sendable {  // locked by 
     init(from other: Int) { super.init(initialState: other) }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DispatcherDerivedStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct DispatcherDerivedStoreTests {
     /// A dispatcher whose notes are restored from an archive holding `notes`.
     private func restoredNotes(_ notes: [String]) throws -> Dispatcher {
         let storage = InMemoryStateStorage(["notes": try archive(NotesState(notes: notes, revision: 1))])

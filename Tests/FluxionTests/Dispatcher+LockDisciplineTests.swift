@@ -33,7 +33,7 @@ final class ProbeQueueStore: Store<Int>, DefaultInitializable, @unchecked Sendab
     }
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherLockDisciplineTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct DispatcherLockDisciplineTests {
     @Test func queuedPayloadsAreReleasedOutsideTheDispatcherLock() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(ProbeQueueStore.self)

@@ -19,7 +19,7 @@ private func capturing(_ capture: MiddlewareCapture, keeping kept: KeptNext? = n
     }
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherMiddlewareLifetimeTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct DispatcherMiddlewareLifetimeTests {
     @Test func aRemovedMiddlewareIsReleasedWhenRemoveMiddlewareReturns() throws {
         let (dispatcher, store) = try makeLogStore(log: Recorder<String>())
         var capture: MiddlewareCapture? = MiddlewareCapture()
@@ -142,7 +142,7 @@ private func capturing(_ capture: MiddlewareCapture, keeping kept: KeptNext? = n
     }
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherMiddlewareNextRefusalTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct DispatcherMiddlewareNextRefusalTests {
     /// A dispatcher whose first middleware hands each `next` to `handle`, and whose second logs what reaches it.
     private func makeChain(
         _ handle: @escaping @Sendable (AnyAction, MiddlewareNext) -> Void

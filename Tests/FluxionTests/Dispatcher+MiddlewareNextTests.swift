@@ -12,7 +12,7 @@ private final class KeptNext: @unchecked Sendable {  // written by the middlewar
     var next: MiddlewareNext?
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherMiddlewareNextTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct DispatcherMiddlewareNextTests {
     /// A dispatcher whose middleware keeps the `next` of each `.add`, and passes every action on.
     private func makeKeepingDispatcher() throws -> (Dispatcher, MiddlewareLogStore, KeptNext) {
         let (dispatcher, store) = try makeLogStore(log: Recorder<String>())

@@ -38,7 +38,7 @@ final class MiddlewareRaceFastStore: Store<Int>, @unchecked Sendable {  // locke
     }
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherMiddlewareRaceTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct DispatcherMiddlewareRaceTests {
     /// A dispatch whose store another thread is creating gives its turn up while it waits, but
     /// before its middleware starts: middleware always sees one action at a time, start to end.
     @Test func middlewareSeesOneActionAtATimeWhileAStoreIsCreatedElsewhere() async throws {

@@ -22,7 +22,7 @@ private final class SquareStore: Store<Int>, DefaultInitializable, @unchecked Se
 
 /// How an action goes through the middleware chain: the run of the chain each action borrows, and
 /// the payload type it reaches the stores with.
-@Suite(.timeLimit(.minutes(1))) struct DispatcherMiddlewareRunTests {
+@Suite(.timeLimit(.minutes(10))) struct DispatcherMiddlewareRunTests {
     @Test func eachActionBorrowsTheChainsRunInTurnAndAThrowingMiddlewareGivesItBack() throws {
         let log = Recorder<String>()
         let runs = Recorder<ObjectIdentifier>()

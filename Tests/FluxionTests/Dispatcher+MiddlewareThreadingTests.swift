@@ -1,7 +1,7 @@
 import Fluxion
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherMiddlewareThreadingTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct DispatcherMiddlewareThreadingTests {
     @Test func addingAndRemovingMiddlewareWhileThreadsDispatchAppliesEachActionOnce() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(SequenceLedgerStore.self)

@@ -25,7 +25,7 @@ private func makeTwoStores() throws -> Dispatcher {
     return dispatcher
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherObservationTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct DispatcherObservationTests {
     @Test func anOwnerObserverHearsEachStoresChangeInRegistrationOrder() throws {
         let dispatcher = try makeTwoStores()
         let owner = ObserverOwner()

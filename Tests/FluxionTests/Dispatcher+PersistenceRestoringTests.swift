@@ -7,7 +7,7 @@ private struct NotesStateV1: Codable {
     var titles: [String]
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DispatcherPersistenceRestoringTests: NotesPersistenceFixture {
+@Suite(.timeLimit(.minutes(10))) struct DispatcherPersistenceRestoringTests: NotesPersistenceFixture {
     let scheduler = ManualScheduler()
     let storage = ScriptedStorage()
     let errors = Recorder<PersistenceError>()

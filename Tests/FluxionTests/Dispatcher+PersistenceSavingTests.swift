@@ -2,7 +2,7 @@ import Fluxion
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherPersistenceSavingTests: NotesPersistenceFixture {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct DispatcherPersistenceSavingTests: NotesPersistenceFixture {
     let scheduler = ManualScheduler()
     let storage = ScriptedStorage()
     let errors = Recorder<PersistenceError>()

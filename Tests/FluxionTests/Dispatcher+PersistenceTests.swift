@@ -27,7 +27,7 @@ final class DraftStore: Store<DraftState>, DefaultInitializable, @unchecked Send
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DispatcherPersistenceTests: NotesPersistenceFixture {
+@Suite(.timeLimit(.minutes(10))) struct DispatcherPersistenceTests: NotesPersistenceFixture {
     let scheduler = ManualScheduler()
     let storage = ScriptedStorage()
     let errors = Recorder<PersistenceError>()

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Persistence never saves a state time travel set: the archive keeps the present.
-@Suite(.timeLimit(.minutes(1))) struct DispatcherPersistenceTimeTravelTests: NotesPersistenceFixture {
+@Suite(.timeLimit(.minutes(10))) struct DispatcherPersistenceTimeTravelTests: NotesPersistenceFixture {
     let scheduler = ManualScheduler()
     let storage = ScriptedStorage()
     let errors = Recorder<PersistenceError>()

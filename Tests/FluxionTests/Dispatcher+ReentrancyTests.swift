@@ -53,7 +53,7 @@ private final class RunningBatch: @unchecked Sendable {  // touched only on the 
     var batch: DispatchBatch?
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherReentrancyTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct DispatcherReentrancyTests {
     @Test func registerReadsTheHandlerTableOutsideTheDispatcherLock() throws {
         let finished = finishesInTime { try? tableProbeDispatcher.register(TableProbeStore.self) }
 

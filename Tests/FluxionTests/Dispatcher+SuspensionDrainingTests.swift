@@ -56,7 +56,7 @@ final class SuspensionHoldStore: Store<[String]>, @unchecked Sendable {  // lock
     }
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherSuspensionDrainingTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct DispatcherSuspensionDrainingTests {
     @Test func waitUntilDrainedReturnsAtOnceWhenNothingWaits() async throws {
         let (dispatcher, store) = try makeNotesStore()
         await dispatcher.waitUntilDrained()

@@ -1,7 +1,7 @@
 import Fluxion
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct DispatcherSuspensionThreadingTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct DispatcherSuspensionThreadingTests {
     @Test func dispatchesFromFourThreadsWhileSuspendedRunOnceEachInPerThreadOrder() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(SequenceLedgerStore.self)

@@ -1,7 +1,7 @@
 import Fluxion
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DispatcherTaskDrainTests {
+@Suite(.timeLimit(.minutes(10))) struct DispatcherTaskDrainTests {
     /// The drain condition counts the tasks still running, not whether one ended.
     @Test func waitUntilDrainedWaitsForATaskWhenAnotherEndedAtOnce() async throws {
         let (dispatcher, store) = try makeCounterStore()

@@ -3,7 +3,7 @@ import Testing
 @testable import Fluxion
 
 /// Issue 21.3: no error of a tracked task is silent.
-@Suite(.timeLimit(.minutes(1))) struct DispatcherTaskErrorTests {
+@Suite(.timeLimit(.minutes(10))) struct DispatcherTaskErrorTests {
     @Test(arguments: TaskStart.allCases)
     func anErrorATrackedTaskThrowsReachesOnTaskError(start: TaskStart) async throws {
         let fixture = try CancellationFixture()

@@ -1,7 +1,7 @@
 import Fluxion
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DispatcherTaskTrackingTests {
+@Suite(.timeLimit(.minutes(10))) struct DispatcherTaskTrackingTests {
     @Test func waitUntilDrainedWaitsForTheWorkOfDispatchTask() async throws {
         let (dispatcher, store) = try makeCounterStore()
         let release = OneShotSignal()

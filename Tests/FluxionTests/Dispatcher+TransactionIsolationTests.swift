@@ -107,7 +107,7 @@ private func makeLedger() throws -> (Dispatcher, DebitStore, CreditStore) {
     return (dispatcher, try dispatcher.store(DebitStore.self), try dispatcher.store(CreditStore.self))
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct TransactionIsolationTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct TransactionIsolationTests {
     @Test func aReaderOnAnotherThreadSeesTheCommittedStatesWhileAnActionRuns() throws {
         let (dispatcher, first, second, hold) = try makeIsolatedStores()
         let failure = LockedBox<String?>(nil)

@@ -124,7 +124,7 @@ private struct QueueFixture {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct TransactionQueueTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct TransactionQueueTests {
     @Test func actionsQueuedByAFailedActionsHandlersAreDropped() throws {
         let fixture = try QueueFixture()
 

@@ -53,7 +53,7 @@ final class PollStore: Store<Int>, DefaultInitializable, @unchecked Sendable {  
 }
 
 /// A dispatcher ends: its running tasks keep it alive until `shutdown()` ends them.
-@Suite(.timeLimit(.minutes(1))) struct DispatcherShutdownTests {
+@Suite(.timeLimit(.minutes(10))) struct DispatcherShutdownTests {
     @Test func afterShutdownNothingOfTheDispatcherOutlivesTheLastReference() async throws {
         weak var weakDispatcher: Dispatcher?
         weak var weakStore: PollStore?

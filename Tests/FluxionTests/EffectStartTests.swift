@@ -4,7 +4,7 @@ import Testing
 
 /// An effect whose step queued nothing else is registered as the step commits and started once the step
 /// is over, without the turn's queue: what comes in between still reaches it.
-@Suite(.timeLimit(.minutes(1))) struct EffectStartTests {
+@Suite(.timeLimit(.minutes(10))) struct EffectStartTests {
     /// How each effect ended, by index, as the dispatcher reports it.
     private static func outcomes(of dispatcher: Dispatcher) -> (Recorder<String>, Int) {
         let outcomes = Recorder<String>()

@@ -70,7 +70,7 @@ final class Mutexed<Value>: @unchecked Sendable {  // `value` guarded by `lock`
     func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(1))) struct EffectsCancelTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct EffectsCancelTests {
     private func makeDispatcher() throws -> Dispatcher {
         SyncStore.events = Recorder()
         SyncStore.arrivals = ArrivalCounter()

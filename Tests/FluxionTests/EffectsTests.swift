@@ -3,7 +3,7 @@ import Testing
 @testable import Fluxion
 
 /// Effects belong to the action that asks for them: they start when it commits, or never.
-@Suite(.timeLimit(.minutes(1))) struct EffectsTests {
+@Suite(.timeLimit(.minutes(10))) struct EffectsTests {
     @Test func anEffectStartsWhenItsActionCommits() async throws {
         let service = SearchService()
         let (dispatcher, search, errors) = try makeSearchDispatcher(service: service)

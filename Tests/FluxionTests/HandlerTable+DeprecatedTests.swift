@@ -41,7 +41,7 @@ private final class OldSpellingStore: Store<[String]>, DefaultInitializable, @un
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct HandlerTableDeprecatedTests {
+@Suite(.timeLimit(.minutes(10))) struct HandlerTableDeprecatedTests {
     @Test func theOldSpellingsStillHandleTheirActions() async throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(OldSpellingStore.self)

@@ -61,7 +61,7 @@ private final class CuriousStore: Store<[Int]>, DefaultInitializable, @unchecked
     }
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct HandlerTableMethodBindingTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct HandlerTableMethodBindingTests {
     @Test func aMethodHandlerIsBoundToItsStoreOnceNotAtEveryDispatch() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(LedgerStore.self)

@@ -43,7 +43,7 @@ private final class MisdeclaredStore: Store<[Int]>, DefaultInitializable, @unche
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct HandlerTableStoreClosureTests {
+@Suite(.timeLimit(.minutes(10))) struct HandlerTableStoreClosureTests {
     @Test func aClosureGivenItsStoreReachesTheStoresDependencies() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(PricingStore.self) { PricingStore(prices: ["tea": 450]) }

@@ -2,7 +2,7 @@ import Fluxion
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct InMemoryStateStorageTests {
+@Suite(.timeLimit(.minutes(10))) struct InMemoryStateStorageTests {
     @Test func aSavedArchiveLoadsBack() {
         let storage = InMemoryStateStorage()
         storage.save(Data("a".utf8), key: "notes")

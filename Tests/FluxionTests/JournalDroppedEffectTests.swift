@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The effect of a step `resumeDiscardingLaterSteps()` dropped ends in the file, marked, after the resume.
-@Suite(.timeLimit(.minutes(1))) struct JournalDroppedEffectTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalDroppedEffectTests {
     /// Records a search for "mil" whose effect still runs (it waits for the service), then drops its step.
     private func recordDroppedSearch(to url: URL) throws -> (Dispatcher, Journal, SearchService) {
         let service = SearchService()

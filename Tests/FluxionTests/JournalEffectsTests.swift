@@ -4,7 +4,7 @@ import Testing
 @testable import Fluxion
 
 /// Effects in the journal: each step's cause, its effects' lifetimes, replay without live effects.
-@Suite(.timeLimit(.minutes(1))) struct JournalEffectsTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalEffectsTests {
     /// Records a search for "mil" answered with ["milk"]: step 1 starts the effect, step 2 is its dispatch.
     private func recordSearch(to url: URL? = nil) async throws -> (Dispatcher, Journal) {
         let service = SearchService()
@@ -164,7 +164,7 @@ import Testing
 }
 
 /// Time travel holds tasks' dispatches: nothing is lost, nothing of the past is saved.
-@Suite(.timeLimit(.minutes(1))) struct JournalHoldingTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalHoldingTests {
     /// Steps: 1 shelves Dune, 2 starts a search for "mil" (still running).
     private func makeTravellingSession() throws -> (Dispatcher, Journal, SearchService, Recorder<TaskError>) {
         let service = SearchService()

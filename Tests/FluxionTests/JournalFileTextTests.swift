@@ -49,7 +49,7 @@ final class EncodingsStore: Store<CountedEncodings>, DefaultInitializable, @unch
 }
 
 /// A journal's lines are written by hand, not by `Codable`: they must read back as `Codable` reads them.
-@Suite(.timeLimit(.minutes(1))) struct JournalFileTextTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalFileTextTests {
     @Test(arguments: [
         JSONValue.object([
             "plain": .string("Dune"), "quote": .string(#"say "hi"\ there"#), "lines": .string("a\nb\tc\r\u{1}"),

@@ -5,7 +5,7 @@ import Testing
 
 /// What a journal gives the tools that show it (FluxionInspector's viewer): its steps in memory as a
 /// file's lines, and a file's bytes once its header is checked.
-@Suite(.timeLimit(.minutes(1))) struct JournalLinesTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalLinesTests {
     @Test func writesTheStepsInMemoryAsJournalLines() throws {
         let dispatcher = try makeShelfDispatcher()
         let journal = try Journal(recording: dispatcher)

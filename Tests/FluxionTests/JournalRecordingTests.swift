@@ -4,7 +4,7 @@ import Testing
 @testable import Fluxion
 
 /// How a journal learns what a step changed without observing the stores: from each store's commit count.
-@Suite(.timeLimit(.minutes(1))) struct JournalRecordingTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalRecordingTests {
     @Test func aJournalAddsNoObserverAndKeepsChangesInPlace() throws {
         let dispatcher = try makeShelfDispatcher()
         let journal = try Journal(recording: dispatcher)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A value under a redacted key never reaches a journal file, by any route.
-@Suite(.timeLimit(.minutes(1))) struct JournalRedactionTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalRedactionTests {
     /// Records `body` into a file with `password` redacted, and returns the file's text and the hook's warnings.
     private func record(
         _ body: (Dispatcher) throws -> Void
@@ -128,7 +128,7 @@ import Testing
         #expect(records.first?.isReplayable == true)  // its JSON hid nothing
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func anEffectsErrorCarryingASecretIsRedacted() async throws {
         let url = temporaryJournalURL()
         defer { try? FileManager.default.removeItem(at: url) }

@@ -47,7 +47,7 @@ final class LoadingStore: Store<Loading>, DefaultInitializable, @unchecked Senda
 }
 
 /// A step that carried an error replays when the error's type is `Codable` and registered (issue 34.2).
-@Suite(.timeLimit(.minutes(1))) struct JournalReplayErrorTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalReplayErrorTests {
     private func makeDispatcher(registering: Bool = true) throws -> Dispatcher {
         let dispatcher = Dispatcher()
         try dispatcher.register(LoadingStore.self)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A replay replays the journal alone: what replayed steps queue, and tasks started meanwhile, do not run.
-@Suite(.timeLimit(.minutes(1))) struct JournalReplayFollowUpTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalReplayFollowUpTests {
     /// A relay dispatcher whose observer dispatches `relayEnd(50)` once the relay holds two values.
     private func makeObservedRelay() throws -> (Dispatcher, ObservationToken) {
         let dispatcher = try makeRelayDispatcher()

@@ -2,7 +2,7 @@ import Fluxion
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct JournalTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalTests {
     @Test func recordsEachActionWithItsChanges() throws {
         let dispatcher = try makeShelfDispatcher()
         let journal = try Journal(recording: dispatcher)

@@ -4,7 +4,7 @@ import Testing
 @testable import Fluxion
 
 /// A journal file's times: to the microsecond since version 3; whole seconds, in older files, still read.
-@Suite(.timeLimit(.minutes(1))) struct JournalTimeTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalTimeTests {
     @Test func aWrittenLineHasItsTimeToTheMicrosecondAndReadsBackToIt() throws {
         let url = temporaryJournalURL()
         defer { try? FileManager.default.removeItem(at: url) }

@@ -53,7 +53,7 @@ private final class FlakyWrites: @unchecked Sendable {  // `failures` and `halfW
 }
 
 /// Errors writing a journal file reach a hook as they happen; the steps after one are still written.
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct JournalWriteErrorTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct JournalWriteErrorTests {
     private func makeJournal(_ writes: FlakyWrites, url: URL) throws -> (Dispatcher, Journal) {
         let dispatcher = try makeShelfDispatcher()
         return (dispatcher, try Journal(recording: dispatcher, writingTo: url, calls: writes.calls))

@@ -4,7 +4,7 @@ import Testing
 @testable import Fluxion
 
 /// The buffers a journal's writer and its dispatching thread pass back and forth.
-@Suite(.timeLimit(.minutes(1))) struct JournalWriterBacklogTests {
+@Suite(.timeLimit(.minutes(10))) struct JournalWriterBacklogTests {
     private func resume(_ sequence: Int) -> JournalWriter.Backlog.Item {
         .resume(after: sequence, states: [], time: Date())
     }

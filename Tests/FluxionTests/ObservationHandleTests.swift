@@ -48,7 +48,7 @@ private func observe(
     }
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct ObservationHandleTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct ObservationHandleTests {
     @Test(arguments: OwnedObserverForm.allCases)
     func cancelStopsTheObserverWhileTheOwnerLives(form: OwnedObserverForm) throws {
         let (dispatcher, store) = try makeCounterStore()

@@ -22,7 +22,7 @@ private func waitFor(_ group: DispatchGroup) async {
 // returns reaches the observer; a call under way, or let through just before, is not waited for
 // (at most one, which `ObserverCancellationTests` bounds); a cancel made on the serial queue an
 // observer runs on leaves no call at all.
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct ObserverCancellationPromiseTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct ObserverCancellationPromiseTests {
     /// An observer form, and how to cancel it.
     enum Form: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case storeToken, storeHandle, keyPathToken, dispatcherToken, dispatcherHandle, queuedToken
@@ -139,7 +139,9 @@ private func waitFor(_ group: DispatchGroup) async {
             while !stop.value { try? dispatcher.dispatch(.counterAdd, payload: 1) }
         }
 
-        await drainMainQueue()  // lets some calls run, while the other thread queues more
+        // NB: lets some calls run, while the other thread queues more; on a busy machine (or under the
+        // sanitizer) that thread may not have dispatched yet: the suite's time limit is the hang guard.
+        repeat { await drainMainQueue() } while calls.value == 0
         token.cancel()
         isCancelled.value = true  // NB: on the main actor, with no suspension since the cancel
         stop.value = true

@@ -6,7 +6,7 @@ import Testing
 // cancelled since it began (see `CancellationCheck`). These tests cancel an
 // observer in the middle of a delivery, for each kind of observer, and check
 // that it is not called once its `cancel()` has returned.
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct ObserverCancellationTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct ObserverCancellationTests {
     /// An observer form whose cancellation a delivery must honour.
     enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case storeToken, storeHandle, dispatcherToken, dispatcherHandle

@@ -4,7 +4,7 @@ import Testing
 @testable import Fluxion
 
 /// A trace exports as Trace Event Format JSON: one complete event per span, nested per track.
-@Suite(.timeLimit(.minutes(1))) struct PerformanceTraceEventFormatTests {
+@Suite(.timeLimit(.minutes(10))) struct PerformanceTraceEventFormatTests {
     /// The trace's JSON, parsed: its complete events, and its track names by `tid`.
     private func parse(_ trace: PerformanceTrace) throws -> (events: [[String: Any]], tracks: [Int: String]) {
         let object = try JSONSerialization.jsonObject(with: trace.traceEventJSON())

@@ -5,7 +5,7 @@ import Testing
 @testable import Fluxion
 
 /// A performance trace records each action's parts as nested spans, and nothing while off.
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct PerformanceTraceTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct PerformanceTraceTests {
     private func startTrace(
         on dispatcher: Dispatcher, clock: TracingClock = TracingClock(), capacity: Int = 1_000
     ) -> PerformanceTrace {

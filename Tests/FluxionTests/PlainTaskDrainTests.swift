@@ -24,7 +24,7 @@ final class SerialTaskExecutor: TaskExecutor, TaskStarter {
 /// A plain `Task` that a tracked task's code starts belongs to that tracked task, as its child tasks do: it is
 /// not a tracked task itself, and its `waitUntilDrained()` does not wait for the task it belongs to while that
 /// one runs — but, once that one has ended, it waits for every tracked task still running.
-@Suite(.timeLimit(.minutes(1))) struct PlainTaskDrainTests {
+@Suite(.timeLimit(.minutes(10))) struct PlainTaskDrainTests {
     @Test(arguments: TaskStart.allCases)
     func aPlainTaskWaitsForEveryOtherTrackedTaskOnceItsOwnHasEnded(_ start: TaskStart) async throws {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }

@@ -4,7 +4,7 @@ import Testing
 @testable import Fluxion
 
 /// An action over a trace's threshold is reported with where its time went; others are not.
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct SlowActionReportTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct SlowActionReportTests {
     /// A dispatcher traced with a threshold of 10 ms on a clock the slow handler moves 20 ms on.
     private func makeTraced(
         middleware: Bool = false

@@ -11,7 +11,7 @@ private func drainMainQueue() async {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct StoreDeliveryTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct StoreDeliveryTests {
     @Test func anOwnerObserverOnAQueueHearsEveryChangeOnThatQueueInOrder() throws {
         let (dispatcher, store) = try makeCounterStore()
         let queue = DispatchQueue(label: "delivery-test", attributes: .concurrent)

@@ -86,7 +86,7 @@ final class ShelvingLogStore: Store<[String]>, DefaultInitializable, @unchecked 
 }
 
 /// The tests share `inPlaceWitness`: they run one at a time.
-@Suite(.serialized, .timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct StoreInPlaceTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct StoreInPlaceTests {
     private func makeStore() throws -> (Dispatcher, ShelvingStore) {
         inPlaceWitness.value = []
         let dispatcher = Dispatcher()

@@ -42,7 +42,7 @@ final class CrateStore: Store<Crate>, DefaultInitializable, @unchecked Sendable 
 }
 
 /// The tests share `crateWitness`: they run one at a time.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct StoreNewStateObservationTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct StoreNewStateObservationTests {
     private func makeStore() throws -> (Dispatcher, CrateStore) {
         crateWitness.value = []
         let dispatcher = Dispatcher()

@@ -4,7 +4,7 @@ import Testing
 @testable import Fluxion
 
 /// How a store keeps its list of observers as they come and go.
-@Suite(.timeLimit(.minutes(1))) struct StoreObserverListTests {
+@Suite(.timeLimit(.minutes(10))) struct StoreObserverListTests {
     private func count(_ store: CountingStore) -> Int {
         store.lock.withLock { store.observers.count }
     }

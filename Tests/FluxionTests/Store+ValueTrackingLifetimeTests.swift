@@ -76,7 +76,7 @@ private func track<Value>(_ read: () -> Value) -> LockedBox<Int> {
     return told
 }
 
-@Suite(.serialized, .timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct StoreValueTrackingLifetimeTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct StoreValueTrackingLifetimeTests {
     private func makeStore() throws -> (Dispatcher, LibraryStore) {
         inPlaceShelves.value = []
         let dispatcher = Dispatcher()

@@ -84,7 +84,7 @@ final class RaceAskingStore: Store<Int>, DefaultInitializable, @unchecked Sendab
     }
 }
 
-@Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct StoreCreationRaceTests {
+@Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct StoreCreationRaceTests {
     /// The first dispatch queues `.needsCreated` then `.later`; `.needsCreated` needs a store
     /// another thread is creating, so the dispatch gives up its turn, and a third thread's
     /// `.other` runs meanwhile. The queued `.later` must still follow `.needsCreated`.

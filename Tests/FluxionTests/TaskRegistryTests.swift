@@ -3,7 +3,7 @@ import Testing
 @testable import Fluxion
 
 /// The registry of tracked tasks, without tasks: ids, cancellation, and the order of attach and cancel.
-@Suite(.timeLimit(.minutes(1))) struct TaskRegistryTests {
+@Suite(.timeLimit(.minutes(10))) struct TaskRegistryTests {
     /// Counts the cancellations a registry hands out.
     private final class Cancellations: @unchecked Sendable {  // touched on the test's thread alone
         var count = 0

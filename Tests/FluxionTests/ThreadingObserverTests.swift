@@ -12,7 +12,7 @@ extension ActionName where Payload == Void {
 
 // NB: nested in `ThreadingTests`, whose `.serialized` covers its nested suites: no two threading tests overlap.
 extension ThreadingTests {
-    @Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct ThreadingObserverTests {
+    @Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct ThreadingObserverTests {
         @Test func observersSeeEveryChangeInOrderWhileManyThreadsDispatch() throws {
             let threadErrors = Recorder<String>()
             let dispatcher = Dispatcher()

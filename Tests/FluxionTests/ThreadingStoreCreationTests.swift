@@ -44,7 +44,7 @@ final class ThreadSlowStore: Store<Int>, @unchecked Sendable {  // locked by Sto
 
 // NB: nested in `ThreadingTests`, whose `.serialized` covers its nested suites: no two threading tests overlap.
 extension ThreadingTests {
-    @Suite(.timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct ThreadingStoreCreationTests {
+    @Suite(.timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct ThreadingStoreCreationTests {
         @Test func aStoreNeededByRacingThreadsIsCreatedExactlyOnce() throws {
             let threadErrors = Recorder<String>()
             let racers = threadCount

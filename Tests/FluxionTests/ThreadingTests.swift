@@ -35,7 +35,7 @@ final class ThreadHoldStore: Store<[String]>, @unchecked Sendable {  // locked b
     }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(1)), .onThreadsOfItsOwn) struct ThreadingTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .onThreadsOfItsOwn) struct ThreadingTests {
     private static let dispatchesPerThread = 10_000
 
     @Test func dispatchesFromManyThreadsApplyEachActionOnceInPerThreadOrder() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The line of threads waiting for the dispatch turn, without threads: who takes each turn, decided by
 /// `Admission` as the dispatcher decides it.
-@Suite(.timeLimit(.minutes(1))) struct TurnLineTests {
+@Suite(.timeLimit(.minutes(10))) struct TurnLineTests {
     private static let bound = TurnLine.turnsBeforeHandOff
 
     private enum Outcome: Equatable {

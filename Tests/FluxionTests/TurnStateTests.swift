@@ -3,7 +3,7 @@ import Testing
 @testable import Fluxion
 
 /// The dispatch turn's state machine, without threads: each decision it makes.
-@Suite(.timeLimit(.minutes(1))) struct TurnStateTests {
+@Suite(.timeLimit(.minutes(10))) struct TurnStateTests {
     private let first = ThreadID(raw: 1)
     private let second = ThreadID(raw: 2)
 
@@ -193,7 +193,7 @@ import Testing
 
 /// A drain waiter that belongs to a tracked task (its code, or a plain `Task` that code started) does not wait
 /// for that task while it runs, and waits for every other task, that one too once it has ended.
-@Suite(.timeLimit(.minutes(1))) struct DrainWaiterIdentityTests {
+@Suite(.timeLimit(.minutes(10))) struct DrainWaiterIdentityTests {
     /// Whether a waiter that belongs to `own` (running or not) is drained, given how many tasks run.
     private static let rows: [(ownRuns: Bool?, taskCount: Int, drained: Bool, String)] = [
         (nil, 0, true, "no task runs"),
@@ -224,7 +224,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DrainWaitCancellationTests {
+@Suite(.timeLimit(.minutes(10))) struct DrainWaitCancellationTests {
     @Test func aCancelledWaitReturnsThoughWorkStillRuns() async throws {
         let dispatcher = Dispatcher()
         // NB: work that ends only when the test lets it, after the wait returned.

@@ -3,7 +3,7 @@ import FluxionTesting
 import Testing
 
 /// The shop of "Designing Stores", run.
-@Suite(.timeLimit(.minutes(1))) struct DesigningStoresTests {
+@Suite(.timeLimit(.minutes(10))) struct DesigningStoresTests {
     private let prices = PriceList(prices: ["tea": 450, "mug": 1_200])
 
     private func makeShop() throws -> Dispatcher {

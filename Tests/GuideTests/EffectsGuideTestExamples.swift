@@ -25,7 +25,7 @@ import Testing
 }
 // article-test-end
 
-@Test(.timeLimit(.minutes(1))) func anUnreadableResponseIsATaskError() async throws {
+@Test(.timeLimit(.minutes(10))) func anUnreadableResponseIsATaskError() async throws {
     let test = TestDispatcher()
     try test.register(SearchStore.self) {
         SearchStore(client: SearchClient { _ in throw MalformedResponse() }, clock: test.clock)

@@ -67,7 +67,7 @@ func temporaryURL(_ name: String) -> URL {
 }
 
 /// The code of "Working with Effects", run: the search as you type, its journal, its replay, and time travel.
-@Suite(.timeLimit(.minutes(1))) struct EffectsGuideTests {
+@Suite(.timeLimit(.minutes(10))) struct EffectsGuideTests {
     /// A test dispatcher with the search store on its clock, and a journal of it.
     func makeRecordedSearch(
         client: SearchClient = catalogClient,

@@ -10,7 +10,7 @@ private struct FixedMessages: MessageSource {
 }
 
 /// The feature of "Migrating from Flux (JavaScript)", run.
-@Suite(.timeLimit(.minutes(1))) struct FluxGuideTests {
+@Suite(.timeLimit(.minutes(10))) struct FluxGuideTests {
     @Test func theUnreadCountFollowsTheMessages() throws {
         let badge = Badge()
         // article-use-begin

@@ -45,7 +45,7 @@ final class CounterLabel: Sendable {
 }
 // article-label-end
 
-@Suite(.timeLimit(.minutes(1))) struct GettingStartedTests {
+@Suite(.timeLimit(.minutes(10))) struct GettingStartedTests {
     /// The article's steps, in its order: each snippet starts where the one before left the counter.
     @Test func theCounterCountsRefusesAndIsObserved() throws {
         // article-dispatch-begin

@@ -2,7 +2,7 @@ import Fluxion
 import Testing
 
 /// The code of "Observing Changes", run.
-@Suite(.timeLimit(.minutes(1))) struct ObservingChangesTests {
+@Suite(.timeLimit(.minutes(10))) struct ObservingChangesTests {
     private func makeInbox() throws -> Dispatcher {
         let dispatcher = Dispatcher()
         try dispatcher.register(MessageStore.self)

@@ -11,7 +11,7 @@ extension Catalog {
 }
 
 /// The shop of "Putting It Together", run.
-@Suite(.timeLimit(.minutes(1))) struct PuttingItTogetherTests {
+@Suite(.timeLimit(.minutes(10))) struct PuttingItTogetherTests {
     // article-test-begin
     @Test func searchingAndFillingTheBasket() async throws {
         let test = TestDispatcher()

@@ -5,7 +5,7 @@ import Testing
 
 /// What the SwiftUI and UIKit views of "Using Fluxion with SwiftUI and UIKit" rely on, run on Linux:
 /// Observation tells a view only of the values it read, and main-actor observers hear each change.
-@Suite(.timeLimit(.minutes(1))) struct SwiftUIGuideTests {
+@Suite(.timeLimit(.minutes(10))) struct SwiftUIGuideTests {
     @Test func aBodyIsToldOnlyWhenAValueItReadChanges() throws {
         let model = try AppModel.live()
         let told = Recorder<String>()

@@ -31,7 +31,7 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
 // article-import-end
 
 /// The walkthrough of "Building the Todo App", run step by step.
-@Suite(.timeLimit(.minutes(1))) struct TodoAppGuideTests {
+@Suite(.timeLimit(.minutes(10))) struct TodoAppGuideTests {
     @Test func registerDispatchAndRead() throws {
         // article-dispatch-begin
         let dispatcher = Dispatcher()

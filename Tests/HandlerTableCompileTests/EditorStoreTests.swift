@@ -2,7 +2,7 @@ import Fluxion
 import Testing
 
 /// The forty-entry table of `EditorStore.swift` works as it reads: a few of its entries of each form.
-@Suite(.timeLimit(.minutes(1))) struct EditorStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct EditorStoreTests {
     @Test func closuresOfEachFormUpdateTheDocument() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(EditorStore.self)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TodoCore
 
-@Suite(.timeLimit(.minutes(1))) struct FilterStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct FilterStoreTests {
     @Test func setsAndPersistsTheFilter() async throws {
         let storage = InMemoryStateStorage()
         let first = try TestApp(storage: storage)

@@ -3,7 +3,7 @@ import FluxionTesting
 import Testing
 import TodoCore
 
-@Suite(.timeLimit(.minutes(1))) struct HistoryStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct HistoryStoreTests {
     @Test func undoRestoresEachEarlierList() async throws {
         let test = try TestApp()
         try test.add("Buy milk")

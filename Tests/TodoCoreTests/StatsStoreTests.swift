@@ -3,7 +3,7 @@ import FluxionTesting
 import Testing
 import TodoCore
 
-@Suite(.timeLimit(.minutes(1))) struct StatsStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct StatsStoreTests {
     @Test func countsAfterEachChangeOfTheList() async throws {
         let test = TestDispatcher()
         try test.register(TodoStore.self)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TodoCore
 
-@Suite(.timeLimit(.minutes(1))) struct TodoImporterTests {
+@Suite(.timeLimit(.minutes(10))) struct TodoImporterTests {
     /// A test dispatcher over the app's own dispatcher, checking its four stores.
     private func makeTest() throws -> TestDispatcher {
         try TestApp().test

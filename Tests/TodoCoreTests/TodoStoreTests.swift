@@ -4,7 +4,7 @@ import Testing
 import TodoCore
 
 /// The list's handlers on a plain value, and on a dispatcher with the list alone.
-@Suite(.timeLimit(.minutes(1))) struct TodoStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct TodoStoreTests {
     private let reducer = StoreReducer(TodoStore())
 
     @Test func addsTrimmedTitles() throws {

@@ -5,7 +5,7 @@ import Testing
 ///
 /// One test at a time, each awaiting its processes without holding a thread: on a small machine,
 /// many `todo` processes at once would starve the other suites' tasks of the CPU.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct TodoCommandLineTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct TodoCommandLineTests {
     @Test func anAddedItemIsListed() async throws {
         let sandbox = try TodoSandbox()
         defer { sandbox.remove() }

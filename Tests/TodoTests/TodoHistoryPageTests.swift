@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `history --html PAGE`: the journal viewer of a recorded file, or of the session, through the built `todo`.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct TodoHistoryPageTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct TodoHistoryPageTests {
     @Test func writesThePageOfARecordedJournal() async throws {
         let sandbox = try TodoSandbox()
         defer { sandbox.remove() }

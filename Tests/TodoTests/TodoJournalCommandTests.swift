@@ -4,7 +4,7 @@ import Testing
 /// `--record`, `history`, `replay`, `back` and `forward`, run through the built `todo` executable.
 ///
 /// One test at a time, as ``TodoCommandLineTests``.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct TodoJournalCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct TodoJournalCommandTests {
     private let session = "add Buy milk\nadd Walk the dog\ndone 2\nback\nadd Call mom\nquit\n"
 
     @Test func aRecordedSessionPrintsItsHistoryAndReplaysToTheSameList() async throws {

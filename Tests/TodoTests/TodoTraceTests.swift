@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `--trace FILE`: the run's performance trace, as Trace Event JSON, through the built `todo`.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct TodoTraceTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct TodoTraceTests {
     /// The complete events of the trace file at `path`.
     private func events(in sandbox: TodoSandbox, _ path: String) throws -> [[String: Any]] {
         let data = try Data(contentsOf: URL(fileURLWithPath: sandbox.path(path)))
