@@ -190,18 +190,18 @@ extension Dispatcher {
     static func execute(effect task: TrackedTask) async throws {
         // NB: set before its task was started, and taken only here.
         let dispatcher = task.owner.take().unsafelyUnwrapped
-        defer { task.work = nil }  // NB: the work is released as the task ends, whoever keeps the task
         if !TrackedTask.wasEverBound.isSet { TrackedTask.wasEverBound.set(true) }
         // NB: a task cancelled before it started — before its turn ended — never runs its work. Once started,
         // it runs, and sees its cancellation as Swift tasks do.
-        guard !task.startsCancelled, let work = task.work else {
+        guard !task.startsCancelled, task.work != nil else {
+            task.work = nil  // NB: released before the drain waiters hear of the end, with what it captured
             let end = dispatcher.endTask(task, .cancelled)
             _ = consume dispatcher
             end?.tell()
             throw CancellationError()
         }
         do {
-            try await TrackedTask.$current.withValue(task) { try await work(dispatcher) }
+            try await runWork(of: task, on: dispatcher)
         } catch {
             let end = dispatcher.endTask(task, dispatcher.reportThrown(error, by: task))
             _ = consume dispatcher
@@ -211,5 +211,12 @@ extension Dispatcher {
         let end = dispatcher.endTask(task, .finished)
         _ = consume dispatcher
         end?.tell()
+    }
+
+    /// Runs the work of `task`, taken out of it: when this returns, the work and what it captured are let go
+    /// (the drain waiters, which hear of the end next, may then find the dispatcher freed).
+    private static func runWork(of task: TrackedTask, on dispatcher: Dispatcher) async throws {
+        let work = task.work.take().unsafelyUnwrapped
+        try await TrackedTask.$current.withValue(task) { try await work(dispatcher) }
     }
 }
