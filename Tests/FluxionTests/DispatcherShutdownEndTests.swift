@@ -59,7 +59,8 @@ final class PausingPollStore: Store<Int>, DefaultInitializable, @unchecked Senda
     }
 
     /// After `shutdown()` returns, letting go of the dispatcher frees it and its stores at once; tried many
-    /// times, as what kept it (the flush's work item, the tasks' frames) let go of it a moment later.
+    /// times, as what kept it (the flush's work item, the tasks' frames, a task forgotten just before the last
+    /// one) let go of it a moment later.
     @Test func afterShutdownTheDispatcherAndItsStoresAreFreedAtOnce() async throws {
         let storage = InMemoryStateStorage()
         var kept = 0
@@ -74,7 +75,11 @@ final class PausingPollStore: Store<Int>, DefaultInitializable, @unchecked Senda
                 )
                 try dispatcher.dispatch(.poll)
                 try dispatcher.dispatch(.addNote, payload: "kept")
-                dispatcher.dispatchTask(id: "socket") { _ in try await waitUntilCancelled() }
+                // NB: tasks that end together: the last to be forgotten may resume shutdown() while another,
+                // forgotten a moment before, still holds the dispatcher.
+                for socket in 0..<4 {
+                    dispatcher.dispatchTask(id: "socket \(socket)") { _ in try await waitUntilCancelled() }
+                }
                 (weakDispatcher, weakStore) = (dispatcher, try dispatcher.store(PollStore.self))
 
                 await dispatcher.shutdown()
@@ -82,6 +87,24 @@ final class PausingPollStore: Store<Int>, DefaultInitializable, @unchecked Senda
             if weakDispatcher != nil || weakStore != nil { kept += 1 }
         }
         #expect(kept == 0, "\(kept) of 1,000 dispatchers outlived their last reference after shutdown()")
+    }
+
+    /// Two tasks end together: the last one forgotten resumes the drain while the other, forgotten just
+    /// before it, still holds the dispatcher. `shutdown()` returns only once that one has let go.
+    @Test func shutdownWaitsForATaskForgottenButStillHoldingTheDispatcher() async throws {
+        let dispatcher = Dispatcher()
+        dispatcher.taskHolds.add(1)  // NB: as a task does when tracked; it lets go below
+        let returned = LockedBox(false)
+        let shutDown = Task {
+            await dispatcher.shutdown()
+            returned.value = true
+        }
+        while !returned.value, dispatcher.taskHolds.waiterCount == 0 { await Task.yield() }
+
+        #expect(!returned.value, "shutdown() returned while a task still held the dispatcher")
+        dispatcher.taskHolds.release()
+        await shutDown.value
+        #expect(returned.value)
     }
 
     /// A step recorded into a journal file is in the file the moment `shutdown()` returns.

@@ -23,7 +23,8 @@ extension Dispatcher {
     ///    commits afterwards too: the action and what it queued run to their end,
     ///    and their effects never run their work.
     /// 3. It waits until no action runs, none waits for a suspension to end,
-    ///    and no task runs (its caller's cancellation does not cut this short).
+    ///    and no task runs or still holds the dispatcher (its caller's
+    ///    cancellation does not cut this short).
     /// 4. It writes what persistence and the journal's file have pending: a step
     ///    a journal recorded is in its file when `shutdown()` returns.
     /// 5. It releases the storages' locations: another dispatcher, here or in
@@ -38,6 +39,7 @@ extension Dispatcher {
     public func shutdown() async {
         beginShutdown()
         await waitUntilDrained(untilCancelled: false)
+        await taskHolds.waitUntilNone()
         await waitUntilFlushed()
         persistenceCenter.releaseLocations()
         let recorder = state.withLock { $0.middleware.passage.recorder }

@@ -41,6 +41,8 @@ public final class Dispatcher: Sendable {
     let hasCancelledTasks = AtomicFlag()
     /// The task registry's count of cancellations, for the turn holder to read unlocked (see `EffectStarts`).
     let taskCancellations = AtomicCounter()
+    /// How many tracked tasks may still hold the dispatcher; ``shutdown()`` waits for none to.
+    let taskHolds = TaskHolds()
     /// Whether a journal replays into this dispatcher: the actions its steps queue are not run (see
     /// `replaying(_:)`). Set under the lock as replays begin and end; read unlocked by each queued action.
     let isReplaying = AtomicFlag()

@@ -58,6 +58,7 @@ extension Dispatcher {
                 if task.cancellingInFlight { hasCancelledTasks.set(true) }
                 let handles = state.tasks.begin(task, cancellingInFlight: task.cancellingInFlight)
                 if !handles.isEmpty { cancellations += handles }
+                taskHolds.add(1)
             }
             // NB: every task the step asked for is tracked: the cancellations it was checked against are told.
             state.tasks.forgetRecent()
@@ -195,22 +196,17 @@ extension Dispatcher {
         // it runs, and sees its cancellation as Swift tasks do.
         guard !task.startsCancelled, task.work != nil else {
             task.work = nil  // NB: released before the drain waiters hear of the end, with what it captured
-            let end = dispatcher.endTask(task, .cancelled)
-            _ = consume dispatcher
-            end?.tell()
+            end(task, .cancelled, letting: consume dispatcher)
             throw CancellationError()
         }
         do {
             try await runWork(of: task, on: dispatcher)
         } catch {
-            let end = dispatcher.endTask(task, dispatcher.reportThrown(error, by: task))
-            _ = consume dispatcher
-            end?.tell()
+            let outcome = dispatcher.reportThrown(error, by: task)
+            end(task, outcome, letting: consume dispatcher)
             throw error
         }
-        let end = dispatcher.endTask(task, .finished)
-        _ = consume dispatcher
-        end?.tell()
+        end(task, .finished, letting: consume dispatcher)
     }
 
     /// Runs the work of `task`, taken out of it: when this returns, the work and what it captured are let go

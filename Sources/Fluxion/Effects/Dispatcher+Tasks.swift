@@ -116,6 +116,7 @@ extension Dispatcher {
             if !hasStartedTasks.isSet { hasStartedTasks.set(true) }
             if cancellingInFlight { hasCancelledTasks.set(true) }
             let cancellations = state.tasks.begin(tracked, cancellingInFlight: cancellingInFlight)
+            taskHolds.add(1)
             state.turn.taskCount = state.tasks.count
             taskCancellations.store(state.tasks.cancellations)
             return (cancellations, state.taskStarter)
@@ -149,24 +150,29 @@ extension Dispatcher {
         TrackedTask.wasEverBound.set(true)
         // NB: a task cancelled before it started (a queued start `cancelTasks(id:)` reached) never runs its work.
         if tracked.startsCancelled {
-            let end = dispatcher.endTask(tracked, .cancelled)
-            _ = consume dispatcher
-            end?.tell()
+            end(tracked, .cancelled, letting: consume dispatcher)
             throw CancellationError()
         }
         let value: Value
         do {
             value = try await TrackedTask.$current.withValue(tracked) { try await work(dispatcher) }
         } catch {
-            let end = dispatcher.endTask(tracked, dispatcher.reportThrown(error, by: tracked))
-            _ = consume dispatcher
-            end?.tell()
+            let outcome = dispatcher.reportThrown(error, by: tracked)
+            end(tracked, outcome, letting: consume dispatcher)
             throw error
         }
-        let end = dispatcher.endTask(tracked, .finished)
-        _ = consume dispatcher
-        end?.tell()
+        end(tracked, .finished, letting: consume dispatcher)
         return value
+    }
+
+    /// Forgets an ended task, lets go of its dispatcher, then tells of the end: a `shutdown()` the end
+    /// resumes returns with nothing of the dispatcher kept.
+    static func end(_ task: TrackedTask, _ outcome: EffectOutcome, letting dispatcher: consuming Dispatcher) {
+        let holds = dispatcher.taskHolds
+        let end = dispatcher.endTask(task, outcome)
+        _ = consume dispatcher
+        holds.release()
+        end?.tell()
     }
 
     /// Reports what a task's work threw, unless it is the `CancellationError` of a cancelled task.
