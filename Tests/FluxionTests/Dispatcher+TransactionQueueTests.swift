@@ -246,7 +246,7 @@ private struct QueueFixture {
 
         let text = try captureStandardError { try fixture.dispatcher.dispatch(.txnQQueueFailure) }
 
-        #expect(text.contains("Fluxion: queued action txnQFailAfterQueueing(()) failed: TestError(trail)"))
+        #expect(text.contains("Fluxion: queued action txnQFailAfterQueueing failed: TestError(trail)"))
         #expect(fixture.lead.state.payloads == [1], "the queueing action commits; the queued failure rolls back")
     }
 }

@@ -60,10 +60,10 @@ import Testing
 
         let mismatch = try #require(report.mismatch)
         #expect(mismatch.store == "DriftStore")
-        #expect(mismatch.action == "journalDrift(())")
+        #expect(mismatch.action == "journalDrift")
         #expect(mismatch.line == 6)
         #expect(mismatch.diff == ["count: 1 → 3"])
-        #expect("\(report)".contains("step #5 (journalDrift(()), line 6): DriftStore differs from the recording"))
+        #expect("\(report)".contains("step #5 (journalDrift, line 6): DriftStore differs from the recording"))
     }
 
     @Test func aFileThatIsNotAJournalIsRefused() throws {

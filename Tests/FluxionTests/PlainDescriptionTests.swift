@@ -56,10 +56,32 @@ private struct Described: CustomStringConvertible, Sendable {
         #expect(plainDescription(of: Described?.some(Described()) as Any) == "described", "a description of its own")
     }
 
+    /// Issue 45.3: a set's elements and a dictionary's entries print in one order, not their hash seed's.
+    @Test func setsAndDictionariesPrintSorted() {
+        #expect(plainDescription(of: Set(["pear", "apple", "fig"])) == #"["apple", "fig", "pear"]"#)
+        #expect(plainDescription(of: Set([10, 9, 100]), qualified: true) == "Set([9, 10, 100])")
+        #expect(plainDescription(of: ["rent": 2, "food": 1, "bills": 3]) == #"["bills": 3, "food": 1, "rent": 2]"#)
+        #expect(plainDescription(of: [10: "b", 9: "a"]) == #"[9: "a", 10: "b"]"#, "by value, not by text")
+        let tags: Set = [PlainTag(name: "b"), PlainTag(name: "a")]
+        #expect(
+            plainDescription(of: tags) == #"[FluxionTests.PlainTag(name: "a"), FluxionTests.PlainTag(name: "b")]"#,
+            "by text")
+    }
+
+    @Test func anActionWithoutAPayloadPrintsAsItsName() {
+        #expect(AnyAction(name: "refreshImport").description == "refreshImport")
+        #expect(AnyAction(name: "refreshImport", payload: Int?.none).description == "refreshImport(nil)")
+    }
+
     @Test func anActionPrintsItsOptionalErrorAndPayloadPlainly() {
         let action = AnyAction(name: "loaded", payload: [Int?]?.some([1, nil]), error: PlainFailure.code(nil))
         #expect(action.description == "loaded([1, nil]) error: code(nil)")
     }
+}
+
+/// Hashable, not `Comparable`: its sets print sorted by text.
+struct PlainTag: Hashable {
+    var name: String
 }
 
 private enum PlainFailure: Error {

@@ -69,9 +69,10 @@ public struct AnyAction: Sendable, CustomStringConvertible {
     }
 
     /// The name, the payload and the error, for logs, with an optional payload printed as its value:
-    /// `loaded(["tea"])`, not `loaded(Optional(["tea"]))`, and `loaded(nil)`.
+    /// `loaded(["tea"])`, not `loaded(Optional(["tea"]))`, and `loaded(nil)`; an action without a payload
+    /// (`Void`) as its name alone: `refresh`, not `refresh(())`.
     public var description: String {
-        var text = "\(name)(\(plainDescription(of: payload)))"
+        var text = payload is Void ? name : "\(name)(\(plainDescription(of: payload)))"
         if let error { text += " error: \(plainDescription(of: error))" }
         return text
     }

@@ -38,8 +38,7 @@ package enum StateDiff {
         return plainDescription(of: value, qualified: qualified)
     }
 
-    private static func compare(_ old: Any, _ new: Any, at path: String, keys: Set<String>, into lines: inout [String])
-    {
+    static func compare(_ old: Any, _ new: Any, at path: String, keys: Set<String>, into lines: inout [String]) {
         // NB: `Mirror` is slow: an equal `Equatable` value has no diff, and a plain value's diff is its two descriptions.
         let shape = TypeShape.of(type(of: old))
         if let isEqual = shape.isEqual(old, new) {
@@ -92,6 +91,11 @@ package enum StateDiff {
             guard !keys.isEmpty else { return lines.append("\(name(path)): \(oldText) → \(newText)") }
             let (old, new) = (describe(old, keys: keys), describe(new, keys: keys))
             return lines.append("\(name(path)): \(old) → \(new)")
+        }
+        if isCollection,
+            compareAligned(oldChildren.map(\.value), newChildren.map(\.value), at: path, keys: keys, into: &lines)
+        {
+            return
         }
         for (index, (oldChild, newChild)) in zip(oldChildren, newChildren).enumerated() {
             let childPath = childPath(path, oldChild.label, index)

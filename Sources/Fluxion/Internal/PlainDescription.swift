@@ -110,26 +110,36 @@ private enum PlainPrinter {
     }
 
     /// An array's, a set's or a dictionary's elements, as their descriptions print them: `[1, 2]`, `["a": 1]`,
-    /// `[:]`; within `name(…)` when it is given, as in `Set([1, 2])`.
+    /// `[:]`; within `name(…)` when it is given, as in `Set([1, 2])`. A set's elements and a dictionary's
+    /// entries, whose order is their hash seed's, print sorted: by value (by key) when it is `Comparable`,
+    /// by their text otherwise.
     private static func writeElements(of mirror: Mirror, named name: String?, into text: inout String, depth: Int) {
         let isDictionary = mirror.displayStyle == .dictionary
-        text += name.map { "\($0)([" } ?? "["
-        for (index, element) in mirror.children.enumerated() {
-            if index > 0 { text += ", " }
-            guard isDictionary else {
-                write(element.value, debug: true, into: &text, depth: depth + 1)
-                continue
-            }
-            let pair = Array(Mirror(reflecting: element.value).children)
+        var elements: [(key: Any, text: String)] = mirror.children.map { element in
+            var printed = ""
+            let pair = isDictionary ? Array(Mirror(reflecting: element.value).children) : []
             guard pair.count == 2 else {
-                write(element.value, debug: true, into: &text, depth: depth + 1)
-                continue
+                write(element.value, debug: true, into: &printed, depth: depth + 1)
+                return (element.value, printed)
             }
-            write(pair[0].value, debug: true, into: &text, depth: depth + 1)
-            text += ": "
-            write(pair[1].value, debug: true, into: &text, depth: depth + 1)
+            write(pair[0].value, debug: true, into: &printed, depth: depth + 1)
+            printed += ": "
+            write(pair[1].value, debug: true, into: &printed, depth: depth + 1)
+            return (pair[0].value, printed)
         }
-        if isDictionary && mirror.children.isEmpty { text += ":" }
+        if isDictionary || mirror.displayStyle == .set {
+            let byValue = elements.allSatisfy { $0.key is any Comparable }
+            elements.sort { byValue ? (isLess($0.key, $1.key) ?? ($0.text < $1.text)) : $0.text < $1.text }
+        }
+        text += name.map { "\($0)([" } ?? "["
+        text += elements.map(\.text).joined(separator: ", ")
+        if isDictionary && elements.isEmpty { text += ":" }
         text += name == nil ? "]" : "])"
+    }
+
+    /// Whether `first` comes before `second`, when both are `Comparable` values of one type.
+    private static func isLess(_ first: Any, _ second: Any) -> Bool? {
+        func isLess<Value: Comparable>(_ first: Value) -> Bool? { (second as? Value).map { first < $0 } }
+        return (first as? any Comparable).flatMap { isLess($0) }
     }
 }
