@@ -29,9 +29,9 @@ struct CounterView: View {
         VStack {
             Text("\(settings.title): \(counter.count)")  // this view follows `title` and `count` alone
             HStack {
-                Button("−\(settings.step)") { try? dispatcher.dispatch(.decrement, payload: settings.step) }
+                Button("−\(settings.step)") { dispatcher.send(.decrement, payload: settings.step) }
                     .disabled(counter.count < settings.step)
-                Button("+\(settings.step)") { try? dispatcher.dispatch(.increment, payload: settings.step) }
+                Button("+\(settings.step)") { dispatcher.send(.increment, payload: settings.step) }
             }
         }
     }
@@ -49,7 +49,7 @@ extension Dispatcher {
     ) -> Binding<Value> {
         Binding(
             get: { store[dynamicMember: value] },
-            set: { newValue in try? self.dispatch(action, payload: newValue) }
+            set: { newValue in self.send(action, payload: newValue) }
         )
     }
 }
@@ -125,11 +125,11 @@ final class CounterViewController: UIViewController {
     }
 
     @objc func increaseTapped() {
-        try? dispatcher.dispatch(.increment, payload: 1)
+        dispatcher.send(.increment, payload: 1)
     }
 
     @objc func decreaseTapped() {
-        try? dispatcher.dispatch(.decrement, payload: 1)
+        dispatcher.send(.decrement, payload: 1)
     }
 }
 // article-uikit-end

@@ -27,7 +27,8 @@ extension Dispatcher {
     ///
     /// A dispatch from inside a handler or an observer is queued and returns
     /// before the action runs, so its errors cannot reach that caller. Each
-    /// goes to this hook or, while it is `nil`, to standard error as a line
+    /// goes to this hook — as do the errors of the actions
+    /// ``send(_:payload:error:)`` dispatched, from anywhere — or, while it is `nil`, to standard error as a line
     /// `Fluxion: queued action NAME(PAYLOAD) failed: ERROR`, so that no error
     /// is silently lost. Set the hook to route them elsewhere (a logger, a
     /// test's recorder), or to `{ _, _ in }` to ignore them.
