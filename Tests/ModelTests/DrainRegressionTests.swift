@@ -223,4 +223,26 @@ import Testing
                 .shutdown(inFlight: Command(tag: 20, touches: [])),
             ]))
     }
+
+    /// The action "in flight" of a shutdown touches only a store that was unregistered: no handler of it
+    /// runs, so it never waits, and returns before shutdown begins; the task its middleware started began
+    /// and is cancelled by shutdown. The model took it as in flight, by the command alone, until it asked
+    /// which touched stores are registered (the 100,000-program run found both).
+    @Test func anActionInFlightThatTouchesOnlyAnUnregisteredStoreEndsBeforeShutdown() async {
+        await expectModelHolds(
+            Program(operations: [
+                .unregister(store: 2),
+                .armMiddleware(.startTask(TaskPlan(id: "c", gate: 9, dispatches: nil))),
+                .shutdown(inFlight: Command(tag: 18, touches: [2])),
+            ]))
+        await expectModelHolds(
+            Program(operations: [
+                .armMiddleware(
+                    .startTask(
+                        TaskPlan(
+                            id: "b", gate: 15, dispatches: Command(tag: 23, touches: [1, 2], carriesError: true)))),
+                .unregister(store: 2),
+                .shutdown(inFlight: Command(tag: 24, touches: [2])),
+            ]))
+    }
 }

@@ -57,9 +57,10 @@ extension ReferenceModel {
         dispatchNow(.op(command))
     }
 
-    /// Whether the handlers of `command` reach its first touched store's, where the action in flight waits.
+    /// Whether the handlers of `command` reach its first touched registered store's, where the action in flight
+    /// waits.
     private func reachesItsFirstTouchedHandler(_ command: Command) -> Bool {
-        let order = ModelHandler.order(command)
+        let order = ModelHandler.order(command, registered: registered)
         guard let first = order.first(where: command.touches.contains) else { return false }
         let throwing = command.throwsIn.flatMap { order.firstIndex(of: $0) }
         return throwing.map { $0 > order.firstIndex(of: first)! } ?? true
