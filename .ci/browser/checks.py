@@ -68,6 +68,17 @@ def check_viewer(session, page, empty, screenshot):
         mode = browser.evaluate('document.getElementById("axis-mode").textContent')
         check(mode == "axis: time", "so the axis is a time axis", mode)
 
+        # No action name is cut, however narrow the list: the payload after it and the chips give way.
+        browser.evaluate('document.querySelector("main").style.gridTemplateColumns = "340px minmax(0, 1fr)"')
+        cut = browser.evaluate("""[...document.querySelectorAll("#rows .row")].filter((r) => {
+            const b = r.querySelector(".name b").getBoundingClientRect();
+            const name = r.querySelector(".name").getBoundingClientRect();
+            const tags = r.querySelector(".tags").getBoundingClientRect();
+            return b.right > name.right + 0.5 || (tags.width > 0 && b.right > tags.left + 0.5);
+        }).map((r) => r.querySelector(".name b").textContent)""")
+        check(not cut, "no action name is cut, in the narrowest list", cut)
+        browser.evaluate('document.querySelector("main").style.gridTemplateColumns = ""')
+
         # Clicking step k shows its diff.
         k = max(i for i, s in enumerate(steps) if s["kind"] == "action" and s["action"]["name"] == "completeTodo")
         browser.click(f'#rows .row[data-row="{k}"]')

@@ -110,19 +110,23 @@ function drawAxis() {
     if (x1 < 0 || x0 > w) continue;
     if (x1 - x0 < 3) x1 = x0 + 3;
     const y = lane.top + axis.lane(f) * lane.height;
-    g.fillStyle = f.outcome === "failed" ? color("--del") : f.outcome === "cancelled" ? color("--faint") :
-      f.outcome === "running" ? color("--accent") : color("--add");
+    // NB: a cancelled effect is drawn as boldly as a finished one, in a colour of its own, and every effect
+    // has its label: inside its bar when it fits, after it otherwise.
+    const fill = effectColor(f.outcome, color);
     const mine = now && f.row === now.i;
-    g.globalAlpha = mine ? 1 : 0.72;
+    g.globalAlpha = mine ? 1 : 0.85;
+    g.fillStyle = fill;
     g.fillRect(x0, y, x1 - x0, lane.height - 2);
     if (mine) {
       g.strokeStyle = color("--text");
       g.strokeRect(x0 + 0.5, y + 0.5, x1 - x0 - 1, lane.height - 3);
     }
-    if (x1 - x0 > 40 && lane.height >= 10) {
+    if (lane.height >= 10) {
       g.globalAlpha = 1;
-      g.fillStyle = color("--bg");
-      g.fillText(f.name, x0 + 3, y + lane.height - 3, x1 - x0 - 6);
+      const label = f.outcome === "finished" || f.outcome === "running" ? f.name : `${f.name} · ${f.outcome}`;
+      const inside = g.measureText(label).width + 6 <= x1 - x0;
+      g.fillStyle = inside ? color("--bg") : fill;
+      g.fillText(label, inside ? x0 + 3 : x1 + 3, y + lane.height - 3);
     }
   }
   g.globalAlpha = 1;
@@ -207,4 +211,14 @@ function setupAxis() {
     if (i >= 0) select(i);
   });
   canvas.addEventListener("dblclick", () => { fitAxis(); drawAxis(); });
+}
+
+/** The colour of an effect's bar: finished, failed, cancelled (or dropped) and running each have their own. */
+function effectColor(outcome, color) {
+  switch (outcome) {
+    case "failed": return color("--del");
+    case "running": return color("--accent");
+    case "finished": return color("--add");
+    default: return color("--warn");
+  }
 }
