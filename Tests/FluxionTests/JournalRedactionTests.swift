@@ -28,10 +28,10 @@ import Testing
 
         #expect(!text.contains("S3CRET"))
         let diff = try #require(records.first?.changes.first?.diff)
-        #expect(diff.contains(#"list[0]: + FluxionTests.Credentials(password: ‹redacted›, pin: 4711)"#), "\(diff)")
+        #expect(diff.contains(#"list[0]: + Credentials(password: ‹redacted›, pin: 4711)"#), "\(diff)")
         #expect(
             diff.contains(
-                #"byName["ada"]: + FluxionTests.Credentials(password: ‹redacted›, pin: 4711)"#),
+                #"byName["ada"]: + Credentials(password: ‹redacted›, pin: 4711)"#),
             "\(diff)")
     }
 
@@ -43,7 +43,7 @@ import Testing
 
         #expect(!text.contains("S3CRET"))
         let diff = try #require(records.last?.changes.first?.diff)
-        #expect(diff.contains(#"list[0]: - FluxionTests.Credentials(password: ‹redacted›, pin: 4711)"#), "\(diff)")
+        #expect(diff.contains(#"list[0]: - Credentials(password: ‹redacted›, pin: 4711)"#), "\(diff)")
     }
 
     @Test func aDictionaryEntryUnderARedactedKeyIsRedacted() throws {

@@ -107,7 +107,7 @@ import Testing
         #expect(
             mismatch.diff == [
                 #"tags: - "Zed""#, #"tags: + "Anita""#, #"scores["Anita"]: 6 → 5"#, #"names[5]: "Zed" → "Anita""#,
-                #"seats[FluxionTests.Seat(row: 1, number: 2)]: "Zed" → "Anita""#,
+                #"seats[Seat(row: 1, number: 2)]: "Zed" → "Anita""#,
             ])
         #expect(report.differingStores == [mismatch.store])
     }

@@ -67,7 +67,7 @@ private struct DiffedEmpties: Sendable {
             StateDiff.lines(from: DiffedState(), to: new, redacting: ["secret"]) == [
                 "leaf.count: 0 → 2",
                 #"pair[1]: "one" → "two""#,
-                "mode: FluxionTests.StateDiffTestMode.idle → FluxionTests.StateDiffTestMode.busy(3)",
+                "mode: StateDiffTestMode.idle → StateDiffTestMode.busy(3)",
                 #"tags[1]: + "b""#,
                 #"nickname: nil → "ada""#,
                 "secret: ‹redacted›",
@@ -98,7 +98,7 @@ private struct DiffedEmpties: Sendable {
         new.anything = "x"
         let lines = StateDiff.lines(from: old, to: new)
         #expect(lines.first == "count: 0 → 1")
-        #expect(lines.contains { $0.hasPrefix("weakObject: FluxionTests.") && $0.hasSuffix("DiffedObject → nil") })
+        #expect(lines.contains { $0 == "weakObject: DiffedObject → nil" })
         #expect(lines.contains { $0 == "unownedObject.id: 1 → 2" })
         #expect(lines.contains { $0 == #"anything: 1 → "x""# })
         withExtendedLifetime((object, other)) {}
@@ -139,7 +139,7 @@ private struct DiffedEmpties: Sendable {
                 "count: nil → 0",
                 "counts[0]: + 3",
                 "counts[1]: + nil",
-                "notes[0]: + FluxionTests.OptionalFields.Note(due: 3, secret: nil)",
+                "notes[0]: + OptionalFields.Note(due: 3, secret: nil)",
             ])
         var changed = new
         changed.count = 7

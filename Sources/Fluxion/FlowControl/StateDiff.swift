@@ -44,7 +44,11 @@ package enum StateDiff {
         if let isEqual = shape.isEqual(old, new) {
             if isEqual { return }
             if shape.isPlain {
-                return lines.append("\(name(path)): \(String(reflecting: old)) → \(String(reflecting: new))")
+                let (oldText, newText) = (String(reflecting: old), String(reflecting: new))
+                let type = Swift.type(of: old)
+                return lines.append(
+                    "\(name(path)): \(TypeNames.shortening(oldText, of: type)) → \(TypeNames.shortening(newText, of: type))"
+                )
             }
         }
         // NB: a plain struct's fields are read straight from it, as `Mirror` would list them.
@@ -214,10 +218,11 @@ private struct RedactingPrinter {
         }
         let mirror = Mirror(reflecting: value)
         let children = Self.children(of: mirror)
-        let typeName = qualified ? String(reflecting: mirror.subjectType) : String(describing: mirror.subjectType)
+        let typeName = qualified ? TypeNames.name(of: mirror.subjectType) : String(describing: mirror.subjectType)
         switch mirror.displayStyle {
         case _ where children.isEmpty:
-            return qualified ? String(reflecting: value) : String(describing: value)
+            return qualified
+                ? TypeNames.shortening(String(reflecting: value), of: type(of: value)) : String(describing: value)
         case .optional?:
             return print(children[0].value, qualified: qualified, depth: depth + 1)
         case .collection?:

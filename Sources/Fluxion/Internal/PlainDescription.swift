@@ -1,10 +1,11 @@
 /// `value` as Swift prints it — `String(describing:)`, or `String(reflecting:)` when `qualified` — but with
-/// every `Optional` in it printed as the value it holds, or `nil`: as users write values.
+/// every `Optional` in it printed as the value it holds, or `nil`, and type names without their module
+/// (see `TypeNames`): as users write values.
 ///
 /// ```swift
 /// plainDescription(of: Int?.some(0))                       // 0, not Optional(0)
 /// plainDescription(of: [1, nil] as [Int?])                 // [1, nil]
-/// plainDescription(of: Todo(due: 3), qualified: true)      // App.Todo(due: 3)
+/// plainDescription(of: Todo(due: 3), qualified: true)      // Todo(due: 3)
 /// ```
 ///
 /// Optionals are unwrapped at any depth: nested (`Int??`), as elements of arrays, sets and dictionaries,
@@ -73,18 +74,18 @@ private enum PlainPrinter {
         if value is any CustomStringConvertible || value is any CustomDebugStringConvertible
             || value is any TextOutputStreamable
         {
-            text += debug ? String(reflecting: value) : String(describing: value)
+            text += debug ? reflecting(value) : String(describing: value)
             return
         }
         switch style {
         case .struct?:
-            text += debug ? String(reflecting: mirror.subjectType) : String(describing: mirror.subjectType)
+            text += debug ? TypeNames.name(of: mirror.subjectType) : String(describing: mirror.subjectType)
             writeFields(mirror.children.filter { $0.label != nil }, into: &text, depth: depth)
         case .tuple?:
             writeFields(mirror.children, into: &text, depth: depth)
         case .enum? where !mirror.children.isEmpty:
             let (label, payload) = (mirror.children.first?.label ?? "", mirror.children.first?.value ?? ())
-            text += debug ? "\(String(reflecting: mirror.subjectType)).\(label)" : label
+            text += debug ? "\(TypeNames.name(of: mirror.subjectType)).\(label)" : label
             guard Mirror(reflecting: payload).displayStyle == .tuple else {
                 text += "("
                 write(payload, debug: true, into: &text, depth: depth + 1)
@@ -94,8 +95,17 @@ private enum PlainPrinter {
             write(payload, debug: true, into: &text, depth: depth + 1)
         default:
             // NB: a case without a value, a class instance, a metatype: Swift prints no optional in them.
-            text += debug ? String(reflecting: value) : String(describing: value)
+            if let type = value as? any Any.Type {
+                text += TypeNames.name(of: type)
+            } else {
+                text += debug ? reflecting(value) : TypeNames.shortening(String(describing: value), of: type(of: value))
+            }
         }
+    }
+
+    /// `String(reflecting: value)`, with the name of the value's type at its start without its module.
+    private static func reflecting(_ value: Any) -> String {
+        TypeNames.shortening(String(reflecting: value), of: type(of: value))
     }
 
     /// A struct's or a tuple's fields, `(label: value, value)`; a label that starts with `.` is left out.
