@@ -46,4 +46,10 @@ public struct StateExpectation {
         states[id] = state
         modified.insert(id)
     }
+
+    /// Sets the computed store `id` to the state derived from the expected sources, as if the test had.
+    mutating func derive(_ id: ObjectIdentifier, as state: any Sendable) {
+        states[id] = state
+        modified.insert(id)
+    }
 }

@@ -58,22 +58,6 @@ import Fluxion
 /// Failures are reported through Swift Testing when a Swift Testing test is
 /// running, through XCTest otherwise.
 public final class TestDispatcher: Sendable {
-    /// How much a ``TestDispatcher`` checks.
-    ///
-    /// ```swift
-    /// let test = TestDispatcher(exhaustivity: .off)
-    /// try test.register(CounterStore.self)
-    /// try test.register(LogStore.self)
-    ///
-    /// try test.dispatch(.add, payload: 2) { $0.modify(CounterStore.self) { $0.count = 2 } }  // LogStore not checked
-    /// ```
-    public enum Exhaustivity: Sendable {
-        /// Every tracked store after every action, and every action.
-        case on
-        /// Only the stores an expectation names; unasserted actions are let go, task errors are not.
-        case off
-    }
-
     /// The real dispatcher under test: register, observe or dispatch on it directly when you need to.
     public let dispatcher: Dispatcher
     /// How much this test dispatcher checks.
@@ -243,48 +227,10 @@ public final class TestDispatcher: Sendable {
         let steps = log.takeSteps()
         guard let last = steps.last else { return }
         log.knownStates = last.states
-        guard exhaustivity == .on else { return }
+        guard exhaustivity.receivesEveryAction else { return }
         let names = steps.map { "\($0.action)" }.joined(separator: ", ")
         let when = next.map { "before dispatching \($0)" } ?? "at the end of the test"
         TestFailure.record(
             "\(steps.count) action(s) reached the stores and were not received \(when): \(names)", at: site)
-    }
-
-    /// Checks the states after `step` against the expectation, and makes them the states as last asserted.
-    ///
-    /// - Parameters:
-    ///   - subject: What the messages name as having changed the stores; `step`'s action by default.
-    ///   - thrown: The error the dispatch threw, for the messages.
-    func check(
-        _ step: TestLog.Step,
-        _ expected: ((inout StateExpectation) throws -> Void)?,
-        subject: String? = nil,
-        thrown: (any Error)? = nil,
-        at site: CallSite
-    ) throws {
-        let before = log.knownStates
-        var expectation = StateExpectation(states: before)
-        defer { log.knownStates = step.states }
-        try expected?(&expectation)
-        for name in expectation.unknown {
-            TestFailure.record("\(name) is not registered with this TestDispatcher", at: site)
-        }
-        let action = subject ?? "\(step.action)"
-        let actor = thrown.map { "\(action), which threw \($0)," } ?? action
-        for (id, store) in log.trackedStores {
-            guard let actual = step.states[id], let wanted = expectation.states[id] else { continue }
-            guard exhaustivity == .on || expectation.modified.contains(id) else { continue }
-            guard !store.isEqual(wanted, actual) else { continue }
-            let diff = StateDiff.lines(from: wanted, to: actual).map { "  \($0)" }.joined(separator: "\n")
-            let what =
-                if let old = before[id], store.isEqual(old, actual) {
-                    "did not change \(store.name), but the expectation changed it"
-                } else if expectation.modified.contains(id) {
-                    "changed \(store.name) other than expected"
-                } else {
-                    "changed \(store.name) but the expectation did not say so"
-                }
-            TestFailure.record("\(actor) \(what) (expected → actual):\n\(diff)", at: site)
-        }
     }
 }

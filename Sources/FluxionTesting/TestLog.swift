@@ -16,8 +16,17 @@ final class TestLog: Sendable {
         let isEqual: @Sendable (any Sendable, any Sendable) -> Bool
     }
 
+    /// How a tracked computed store's state follows its sources': what an expectation derives it with.
+    struct Derivation: Sendable {
+        let sources: [ObjectIdentifier]
+        /// The state, from states that hold every source's; `nil` when one is missing.
+        let derive: @Sendable ([ObjectIdentifier: any Sendable]) throws -> (any Sendable)?
+    }
+
     private struct Contents {
         var tracked: [(id: ObjectIdentifier, store: Tracked)] = []
+        /// The tracked computed stores, in the order they were registered (a source before what it computes).
+        var derivations: [(id: ObjectIdentifier, derivation: Derivation)] = []
         var known: [ObjectIdentifier: any Sendable] = [:]
         /// The states after the last step recorded, or as tracked: what an action that threw is compared with.
         var latest: [ObjectIdentifier: any Sendable] = [:]
@@ -39,6 +48,13 @@ final class TestLog: Sendable {
     }
 
     var trackedStores: [(id: ObjectIdentifier, store: Tracked)] { contents.withLock { $0.tracked } }
+
+    /// Derives the tracked computed store `id` in expectations from now on.
+    func derive(_ id: ObjectIdentifier, with derivation: Derivation) {
+        contents.withLock { $0.derivations.append((id, derivation)) }
+    }
+
+    var derivations: [(id: ObjectIdentifier, derivation: Derivation)] { contents.withLock { $0.derivations } }
 
     /// The tracked stores' states as last asserted.
     var knownStates: [ObjectIdentifier: any Sendable] {

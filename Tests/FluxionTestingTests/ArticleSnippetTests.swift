@@ -21,5 +21,5 @@ import Testing
             found += 1
         }
     }
-    #expect(found == 3)
+    #expect(found == 4)
 }
