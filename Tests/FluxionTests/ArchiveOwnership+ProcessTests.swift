@@ -91,4 +91,31 @@ import Darwin
 
         #expect(try await restoredLedger(from: storage) == ["opening balance", "salary", "rent"])
     }
+
+    #if os(Linux)
+    /// A child this process starts holds a copy of the lock file's descriptor until it executes its
+    /// program; a `dup` here is that copy. Shut down meanwhile, the location is free for the next claim.
+    @Test func aChildStartingWhileTheDispatcherShutsDownDoesNotKeepTheLocation() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let storage = FileStateStorage(directory: directory)
+        let first = try makeLedgerDispatcher(storage)
+        let lockFile = canonicalPath(of: directory) + "/.fluxion.lock"
+        let held = try #require(openDescriptor(of: lockFile), "no descriptor of \(lockFile) is open")
+        let childsCopy = dup(held)
+        defer { close(childsCopy) }
+
+        await first.shutdown()
+        let second = try makeLedgerDispatcher(storage)  // NB: refused as "another process" when only closed
+        await second.shutdown()
+    }
+
+    /// The descriptor of this process open on `path`, found through `/proc/self/fd`.
+    private func openDescriptor(of path: String) -> Int32? {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.lazy.compactMap(Int32.init).first {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path
+        }
+    }
+    #endif
 }

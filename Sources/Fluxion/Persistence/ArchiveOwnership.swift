@@ -22,7 +22,10 @@ import Android
 ///
 /// A claim checks and takes both under the registry's lock, and a release
 /// gives both up under it, so that a release in this process is never seen
-/// as another process's lock.
+/// as another process's lock. A release unlocks before it closes: a child
+/// this process is starting holds a copy of every descriptor until it
+/// executes its program (`O_CLOEXEC` closes it only then), and a copy keeps
+/// an open file description, and its `flock`, alive.
 enum ArchiveOwnership {
     /// The identities of the locations owned in this process.
     private static let owned = Guarded<Set<ArchiveLocation.Identity>>([])
@@ -43,10 +46,13 @@ enum ArchiveOwnership {
         }
     }
 
-    /// Gives `location` up: closes its lock file's `descriptor` (-1: none), which releases the `flock`.
+    /// Gives `location` up: unlocks and closes its lock file's `descriptor` (-1: none).
     static func release(_ location: ArchiveLocation, closing descriptor: Int32) {
         owned.withLock { owned in
-            if descriptor >= 0 { close(descriptor) }
+            if descriptor >= 0 {
+                flock(descriptor, LOCK_UN)  // NB: not left to `close`, which a child's copy outlives
+                close(descriptor)
+            }
             owned.remove(location.identity)
         }
     }
