@@ -21,7 +21,10 @@ extension TestDispatcher {
     /// at this call, naming the first step that differs — its action, its
     /// cause and, field by field, what the recording has and what the replay
     /// made (`path: recorded → replayed`) — or each store the replay cannot
-    /// compare, as its state is not `Codable`.
+    /// compare, as its state is not `Codable`. A recorded refusal is dispatched
+    /// again too, and fails the test when it is no longer refused, or refused
+    /// with another error: "the refusal of addTodo() after step #2 (line 4) was
+    /// not refused again alike: refused with emptyTitle; now it succeeds".
     ///
     /// - Parameters:
     ///   - url: The journal file.
@@ -81,6 +84,11 @@ extension TestDispatcher {
             let cause = mismatch.cause == .outside ? "" : ", \(mismatch.cause)"
             let step = "step #\(mismatch.sequence) \(mismatch.action) (line \(mismatch.line)\(cause))"
             let diff = mismatch.diff.map { "\n  \($0)" }.joined()
+            guard mismatch.store != ReplayReport.Mismatch.refusal else {
+                let refusal =
+                    "the refusal of \(mismatch.action) after step #\(mismatch.sequence) (line \(mismatch.line)\(cause))"
+                return "replaying \(file): \(refusal) was not refused again alike:\(diff)"
+            }
             guard mismatch.store != ReplayReport.Mismatch.noStore else {
                 return "replaying \(file): \(step) did not replay:\(diff)"
             }

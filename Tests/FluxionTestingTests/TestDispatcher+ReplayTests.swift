@@ -11,7 +11,11 @@ private struct Tally: Codable, Sendable, Equatable {
 extension ActionName where Payload == Int {
     fileprivate static var tally: Self { "replayTally" }
     fileprivate static var request: Self { "replayRequest" }
+    fileprivate static var take: Self { "replayTake" }
 }
+
+/// Why a store of scale 1 refuses to take more than it tallied.
+private struct Overdrawn: Error {}
 
 /// Tallies by `scale`; `.request` labels the tally, then queues a `.tally` of its payload. A tally
 /// replayed with another scale is a handler changed since the recording.
@@ -27,6 +31,13 @@ private final class TallyStore: Store<Tally>, @unchecked Sendable {  // locked b
         HandlerTable()
             .route(.tally, to: TallyStore.tally)
             .route(.request, to: TallyStore.request)
+            .route(.take, to: TallyStore.take)
+    }
+
+    /// Takes `payload` off the tally; of scale 1, refuses to go below zero (a later build, of scale 2, does not).
+    func take(_ state: inout Tally, _ action: Action<Int>) throws {
+        guard scale == 2 || state.count >= action.payload else { throw Overdrawn() }
+        state.count -= action.payload
     }
 
     func tally(_ state: inout Tally, _ action: Action<Int>) {
@@ -155,6 +166,24 @@ private final class OpaqueStore: Store<Opaque>, DefaultInitializable, @unchecked
 
         #expect(throws: JournalError.self) {
             try TestDispatcher.replay(contentsOf: url) { try $0.register(OpaqueStore.self) }
+        }
+    }
+
+    @Test func aRefusalThatNoLongerHappensFailsTheReplay() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID()).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let recording = try dispatcher(scale: 1)
+        let journal = try Journal(recording: recording, writingTo: url)
+        #expect(throws: Overdrawn.self) { try recording.dispatch(.take, payload: 3) }
+        journal.stop()
+
+        #expect(try TestDispatcher.replay(contentsOf: url, into: dispatcher(scale: 1)).refusalsReplayed == 1)
+        try withKnownIssue {
+            try TestDispatcher.replay(contentsOf: url, into: dispatcher(scale: 2))
+        } matching: { issue in
+            "\(issue)".contains(
+                "the refusal of replayTake(3) after step #0 (line 2) was not refused again alike:\n"
+                    + "  refused with Overdrawn(); now it succeeds")
         }
     }
 }

@@ -85,7 +85,7 @@ import Testing
         let url = try journalFile([#"{"kind":"header","format":"fluxion-journal","version":9}"#])
         defer { try? FileManager.default.removeItem(at: url) }
 
-        #expect(throws: JournalError.notAJournal(path: url.path, reason: "it has version 9; this Fluxion reads 3")) {
+        #expect(throws: JournalError.notAJournal(path: url.path, reason: "it has version 9; this Fluxion reads 4")) {
             try Journal.replay(contentsOf: url, into: makeShelfDispatcher())
         }
     }

@@ -64,12 +64,15 @@ extension Dispatcher {
         preconditionFailure("a batch, a read or a move is never queued")
     }
 
-    /// The error to throw for `name`, an action or a batch refused: from a task cancelled through the
-    /// dispatcher (reported to `onTaskError` too), or once the dispatcher shuts down.
-    func refusal(of name: String) -> any Error {
+    /// The error to throw for `action`, an action or a batch refused: from a task cancelled through the
+    /// dispatcher (reported to `onTaskError` too, and recorded by a journal), or once the dispatcher shuts down.
+    func refusal(of action: @autoclosure () -> AnyAction, named name: String) -> any Error {
         let reason = state.withLock { $0.refusal(ofCallerOf: ObjectIdentifier(self)) }
         guard reason != .shutDown else { return FluxionError.dispatcherShutDown(action: name) }
         report(TaskError(.refused, taskID: currentTask?.id?.value, action: name, error: CancellationError()))
+        if name != AnyAction.travelName {
+            recordRefusal(of: action(), error: CancellationError(), reason: .taskCancelled, cause: causeOfCurrentTask)
+        }
         return CancellationError()
     }
 }

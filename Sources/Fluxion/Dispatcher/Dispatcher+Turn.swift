@@ -76,7 +76,7 @@ extension Dispatcher {
                     name, payload: payload, error: error, untyped: untyped,
                     cause: steps.causeOfQueued ?? causeOfCurrentTask, task: nil))
         case .decided(.refuse):
-            throw refusal(of: name)
+            throw refusal(of: untyped?.pointee ?? AnyAction(name: name, payload: payload, error: error), named: name)
         case .decided:
             return  // NB: queued behind the step, waiting for a release, or held for the present
         case .runs(let list, let passage):

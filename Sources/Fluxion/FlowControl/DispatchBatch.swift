@@ -105,7 +105,7 @@ extension Dispatcher {
         let decision = state.withLockWaiting { admit(.batch, from: thread, in: &$0, queueing: Self.neverQueued) }
         switch decision {
         case .refuse:
-            throw refusal(of: name)
+            throw refusal(of: AnyAction(name: name, payload: [AnyAction]()), named: name)
         case .runInsideTurn:
             // NB: this thread runs an action or a batch: a batch folds into a running batch,
             // between its actions, never inside a handler.
@@ -144,6 +144,9 @@ extension Dispatcher {
             delivery = try transaction.end(step: steps.serial)
         } catch {
             if let commit { tracer?.end(commit, action: name, outcome: "rolled back") }
+            if name != AnyAction.travelName {
+                recordRefusal(of: AnyAction(name: name, payload: actions), error: error, cause: runningStep.cause)
+            }
             throw error
         }
         if let commit { tracer?.end(commit, action: name, outcome: "committed") }

@@ -41,6 +41,14 @@ extension Dispatcher {
         throw JournalError.alreadyRecorded(by: attached.writer?.url.path)
     }
 
+    /// Records, in the journal attached if any, that `action` was refused with `error`; `cause` made it run.
+    func recordRefusal(
+        of action: AnyAction, error: any Error, reason: JournalRefusal.Reason? = nil, cause: StepCause
+    ) {
+        guard let recorder = state.withLock({ $0.middleware.recorder?.recorder }) else { return }
+        recorder.refused(action, with: error, reason: reason, by: self, cause: cause)
+    }
+
     /// Whether `store`'s type is registered as a computed store.
     func isComputed(_ store: AnyObject) -> Bool {
         state.withLock { $0.index.registrations[ObjectIdentifier(type(of: store))]?.isComputed ?? false }

@@ -21,33 +21,41 @@ extension Journal {
         return data
     }
 
-    /// The steps in memory as a journal file's lines, times to the microsecond, each effect's start and end
-    /// placed among the steps by time.
+    /// The steps and refusals in memory as a journal file's text, times to the microsecond; see ``lines()``.
     package func linesInMemory() -> String {
-        let entries = contents.withLock { $0.entries.all }
         let encoder = JSONValue.encoder
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(JournalLine.iso8601(date))
         }
-        var text = ""
-        func append(_ line: JournalLine) {
-            guard let data = try? encoder.encode(line) else { return }
-            text += String(decoding: data, as: UTF8.self) + "\n"
-        }
-        append(JournalLine.header(at: entries.first?.time ?? Date(), redacting: []))
+        return lines().compactMap { line in
+            (try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) + "\n" }
+        }.joined()
+    }
+
+    /// The steps and refusals in memory as a journal file's lines: each refusal after the step it followed,
+    /// each effect's start and end placed among the steps by time.
+    func lines() -> [JournalLine] {
+        let (entries, refused) = contents.withLock { ($0.entries.all, $0.refusals) }
+        let errorTypes = dispatcher.replayableErrors
+        var lines = [JournalLine.header(at: entries.first?.time ?? Date(), redacting: [])]
         var seen: Set<String> = []
         var pending: [JournalLine] = []
+        var refusals = refused.map { JournalLine($0, redacting: [], errorTypes: errorTypes) }[...]
+        let byTime = { (first: JournalLine, second: JournalLine) in
+            (first.time ?? .distantPast) < (second.time ?? .distantPast)
+        }
         for entry in entries {
-            pending.sort { ($0.time ?? .distantPast) < ($1.time ?? .distantPast) }
+            pending.sort(by: byTime)
             while let first = pending.first, (first.time ?? .distantPast) < entry.time {
-                append(pending.removeFirst())
+                lines.append(pending.removeFirst())
             }
-            append(JournalLine(entry, redacting: [], errorTypes: dispatcher.replayableErrors, seen: &seen))
+            while let refusal = refusals.first, (refusal.sequence ?? 0) < entry.sequence {
+                lines.append(refusals.removeFirst())
+            }
+            lines.append(JournalLine(entry, redacting: [], errorTypes: errorTypes, seen: &seen))
             pending += JournalLine.effectLines(of: entry)
         }
-        pending.sort { ($0.time ?? .distantPast) < ($1.time ?? .distantPast) }
-        pending.forEach(append)
-        return text
+        return lines + refusals + pending.sorted(by: byTime)
     }
 }

@@ -61,14 +61,7 @@ extension Journal {
 
     /// Replays the steps in memory into `dispatcher`; see ``replay(contentsOf:into:skippingErrors:)``.
     public func replay(into dispatcher: Dispatcher, skippingErrors: Bool = false) throws -> ReplayReport {
-        var seen: Set<String> = []
-        let entries = contents.withLock { $0.entries.all }
-        let lines =
-            [JournalLine.header(at: Date(), redacting: [])]
-            + entries.flatMap { entry in
-                [JournalLine(entry, redacting: [], errorTypes: self.dispatcher.replayableErrors, seen: &seen)]
-                    + JournalLine.effectLines(of: entry)
-            }
+        let lines = lines()
         var replayer = JournalReplayer(dispatcher: dispatcher, skippingErrors: skippingErrors)
         let numbered = lines.enumerated().map { ($0.offset + 1, Result<JournalLine, any Error>.success($0.element)) }
         return try replayer.replay(numbered, path: "the journal in memory", isComplete: true)
@@ -88,6 +81,7 @@ extension Journal {
         for (number, line) in lines.dropFirst() {
             let isLast = number == lines.last?.number
             let line = try JournalReplayer.line(line, number: number, isLast: isLast, isComplete: isComplete)
+            guard line.kind != .refusal else { continue }
             guard line.kind == .effect else {
                 if line.kind == .resume, let position = line.sequence {
                     resumes.insert(records.count)
@@ -107,6 +101,24 @@ extension Journal {
             records[index].note(event, at: line.time ?? Date(timeIntervalSince1970: 0))
         }
         return records
+    }
+
+    /// The refusals of a journal file, in the order recorded: the actions the dispatcher refused.
+    ///
+    /// ```swift
+    /// for refusal in try Journal.refusals(contentsOf: sessionURL) { print(refusal) }
+    /// ```
+    ///
+    /// - Throws: ``JournalError`` for a file that cannot be read, is not a journal, or has a corrupt line.
+    public static func refusals(contentsOf url: URL) throws -> [JournalRefusal] {
+        let text = try text(of: url)
+        let lines = JournalLine.decode(text)
+        try JournalReplayer.checkHeader(of: lines, path: url.path)
+        return try lines.dropFirst().compactMap { number, line in
+            let isLast = number == lines.last?.number
+            let line = try JournalReplayer.line(line, number: number, isLast: isLast, isComplete: text.hasSuffix("\n"))
+            return line.kind == .refusal ? JournalRefusal(line) : nil
+        }
     }
 
     /// The text of a journal file.

@@ -74,6 +74,7 @@ extension Journal {
                 }
                 if writer != nil { contents.keepDroppedEffects(after: position) }
                 contents.entries.removeAll(after: position)
+                contents.refusals.removeAll { $0.afterStep > position }
                 contents.nextSequence = position + 1
                 contents.position = nil
                 let states = stores.map { JournalEntries.Change($0, oldState: (), newState: $0.store.erasedState) }

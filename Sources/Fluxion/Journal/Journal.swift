@@ -15,8 +15,11 @@ import Foundation
 /// queued ones, ones middleware dispatched, and each batch as one step with
 /// its actions and inline mutations. It sees an action as the stores do,
 /// past every middleware, whether added before the journal or after. An
-/// action a handler rejected, or a middleware dropped, changed nothing and is
-/// not recorded.
+/// action the dispatcher refused — a handler threw, a payload of the wrong
+/// type, a dispatch while the stores show the past or from a cancelled task,
+/// a batch that failed — changed nothing and is not a step: it is recorded as
+/// a refusal (``refusals``, a `refusal` line in the file), with its error and
+/// reason. An action a middleware dropped is not recorded.
 ///
 /// In memory it keeps the newest `capacity` steps. With a file, each step is
 /// also written as one line of JSON, off the dispatching thread, to a file
@@ -60,6 +63,9 @@ public final class Journal: Sendable {
         /// Tests' hook: runs on the travelling thread before a move takes the dispatch turn.
         var beforeMoveTakesTurn: (@Sendable () -> Void)?
 
+        /// The newest refusals, oldest first: as many as the journal's capacity of steps.
+        var refusals: [JournalRefusal.Entry] = []
+
         /// Whether a step that commits now is recorded: the journal runs, and it is not its own travel.
         var isRecording: Bool { !isMoving && middleware != nil }
 
@@ -73,6 +79,19 @@ public final class Journal: Sendable {
                     sequence: nextSequence, serial: step.serial, cause: entries.cause(step.cause), action: action,
                     time: time, recorded: changes))
             nextSequence += 1
+        }
+
+        /// Appends a refusal, after the last step (or the step the stores show), forgetting the oldest
+        /// beyond the capacity; returns it.
+        mutating func appendRefusal(
+            _ action: AnyAction, error: any Error, reason: JournalRefusal.Reason, cause: StepCause, time: Date
+        ) -> JournalRefusal.Entry {
+            let refused = JournalRefusal.Entry(
+                afterStep: position ?? nextSequence - 1, action: action, error: error, reason: reason,
+                cause: entries.cause(cause), time: time)
+            if refusals.count == entries.capacity { refusals.removeFirst() }
+            refusals.append(refused)
+            return refused
         }
     }
 
@@ -204,6 +223,16 @@ public final class Journal: Sendable {
     /// The steps in memory, oldest first, each with the diff of every store it changed.
     public var records: [JournalRecord] {
         contents.withLock { $0.entries.all }.map { JournalRecord($0, errorTypes: dispatcher.replayableErrors) }
+    }
+
+    /// The refusals in memory, oldest first: the actions the dispatcher refused while the journal recorded.
+    ///
+    /// ```swift
+    /// try? dispatcher.dispatch(.addTodo, payload: "")
+    /// print(journal.refusals.last!)  // ✗ addTodo() ! emptyTitle (thrown) after #2
+    /// ```
+    public var refusals: [JournalRefusal] {
+        contents.withLock { $0.refusals }.map { JournalRefusal($0, errorTypes: dispatcher.replayableErrors) }
     }
 
     /// Ends the journal's own travel: actions from here on are recorded, or refused in the past.

@@ -30,15 +30,7 @@ extension JournalLine {
         seen: inout Set<String>, unredactable: inout [Unredactable]
     ) {
         self.init(kind: .action, sequence: entry.sequence, time: entry.time)
-        if entry.action.name == AnyAction.batchName, let actions = entry.action.payload as? [AnyAction] {
-            action = Action(
-                name: entry.action.name, description: "\(AnyAction.batchName) of \(actions.count) action(s)")
-            self.actions = actions.map {
-                Action($0, redacting: keys, errorTypes: errorTypes, unredactable: &unredactable)
-            }
-        } else {
-            action = Action(entry.action, redacting: keys, errorTypes: errorTypes, unredactable: &unredactable)
-        }
+        record(entry.action, redacting: keys, errorTypes: errorTypes, unredactable: &unredactable)
         cause = CauseRef(entry.cause)
         var statesWritten = true
         changes = entry.changes.map { change in
@@ -54,6 +46,22 @@ extension JournalLine {
             return Change(change, before: seen.insert(change.seen.qualifiedName).inserted, redacting: keys)
         }
         replayable = statesWritten && replayedActions.allSatisfy(\.isReplayable)
+    }
+
+    /// Records `action`, or a batch's actions, the values under `keys` hidden.
+    mutating func record(
+        _ action: AnyAction, redacting keys: Set<String>, errorTypes: ReplayableErrors,
+        unredactable: inout [Unredactable]
+    ) {
+        if action.name == AnyAction.batchName, let actions = action.payload as? [AnyAction] {
+            self.action = Action(
+                name: action.name, description: "\(AnyAction.batchName) of \(actions.count) action(s)")
+            self.actions = actions.map {
+                Action($0, redacting: keys, errorTypes: errorTypes, unredactable: &unredactable)
+            }
+        } else {
+            self.action = Action(action, redacting: keys, errorTypes: errorTypes, unredactable: &unredactable)
+        }
     }
 
     /// Whether a value can be redacted by its structure: it is `Codable`, so its JSON has object keys.

@@ -28,6 +28,7 @@ extension JournalLine {
         object.member("redactedKeys", redactedKeys, to: &text) { keys, text in
             JSONObjectWriter.array(keys, into: &text) { JSONValue.write($0, to: &$1) }
         }
+        object.member("refusal", refusal, to: &text) { $0.write(to: &$1) }
         object.member("replayable", replayable, to: &text)
         object.member("sequence", sequence, to: &text)
         object.member("time", time.map(Self.iso8601), to: &text)
@@ -48,6 +49,18 @@ extension JournalLine.Action {
         object.member("payload", payload, to: &text) { $0.write(to: &$1) }
         object.member("redacted", redacted, to: &text)
         object.member("store", store, to: &text)
+        object.end(&text)
+    }
+}
+
+extension JournalLine.Refusal {
+    fileprivate func write(to text: inout [UInt8]) {
+        var object = JSONObjectWriter(&text)
+        object.member("error", error, to: &text)
+        object.member("errorType", errorType, to: &text)
+        object.member("errorValue", errorValue, to: &text) { $0.write(to: &$1) }
+        object.member("reason", reason.rawValue, to: &text)
+        object.member("redacted", redacted, to: &text)
         object.end(&text)
     }
 }

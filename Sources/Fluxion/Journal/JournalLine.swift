@@ -1,7 +1,7 @@
 import Foundation
 
-/// One line of a journal file (JSON Lines): the header, a recorded action, or where recording
-/// resumed after time travel.
+/// One line of a journal file (JSON Lines): the header, a recorded action, where recording resumed
+/// after time travel, an effect's start or end, or a refused action.
 struct JournalLine: Codable, Sendable {
     enum Kind: String, Codable, Sendable {
         /// The first line: the format and its version.
@@ -12,6 +12,8 @@ struct JournalLine: Codable, Sendable {
         case resume
         /// An effect of step `sequence` started or ended.
         case effect
+        /// An action refused after step `sequence`: it changed nothing (version 4).
+        case refusal
     }
 
     /// An action as recorded: its payload as JSON when it is `Encodable`, its description always.
@@ -50,6 +52,19 @@ struct JournalLine: Codable, Sendable {
         }
     }
 
+    /// Why an action was refused, and with what error.
+    struct Refusal: Codable, Sendable {
+        /// The error's description.
+        var error: String
+        /// The error's type, qualified, when it is registered for replay; `errorValue` holds it.
+        var errorType: String?
+        /// The error as JSON, when its type is registered for replay.
+        var errorValue: JSONValue?
+        var reason: JournalRefusal.Reason
+        /// Whether redaction hid part of the error's value; such a refusal does not replay.
+        var redacted: Bool?
+    }
+
     /// The change of one store: its state before (the first time the store appears), after, and the diff.
     struct Change: Codable, Sendable {
         /// The store type's name, as it prints.
@@ -68,8 +83,8 @@ struct JournalLine: Codable, Sendable {
     static let format = "fluxion-journal"
     /// 2 adds steps' causes and effect lines; a version 1 file reads as steps from outside. 3 writes times to
     /// the microsecond (a file of an earlier version keeps whole seconds) and the errors of registered types
-    /// as JSON, with their types' names.
-    static let version = 3
+    /// as JSON, with their types' names. 4 adds refusal lines.
+    static let version = 4
 
     var kind: Kind
     var format: String?
@@ -87,6 +102,8 @@ struct JournalLine: Codable, Sendable {
     var cause: CauseRef?
     /// An effect line's event.
     var effect: EffectEvent?
+    /// A refusal line's error and reason.
+    var refusal: Refusal?
 
     static func header(at time: Date, redacting redacted: Set<String>) -> JournalLine {
         JournalLine(

@@ -38,7 +38,16 @@ final class JournalRecorder: Sendable {
         } else {
             tracker.noteStates(of: list)
         }
-        let result = try body()
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            // NB: a batch's action that fails fails the batch, which is recorded as the refusal.
+            if !dispatcher.transaction.isBatch {
+                refused(action(), with: error, by: dispatcher, cause: dispatcher.runningStep.cause)
+            }
+            throw error
+        }
         // NB: a batch's actions are recorded as one step, once the batch has committed; the caller holds the turn.
         guard !dispatcher.transaction.isBatch else { return result }
         record(action, step: dispatcher.runningStep) { tracker.changes(of: list) }
@@ -70,7 +79,27 @@ final class JournalRecorder: Sendable {
         if let task = dispatcher.currentTask {
             dispatcher.report(TaskError(.refused, taskID: task.id?.value, action: action.name, error: error))
         }
+        if !dispatcher.transaction.isBatch {
+            refused(action, with: error, reason: .pastShown, by: dispatcher, cause: dispatcher.runningStep.cause)
+        }
         throw error
+    }
+
+    /// Records that `dispatcher` refused `action` with `error`, for `reason` (worked out from the error
+    /// when `nil`); `cause` made it run. Called on the thread that dispatched it.
+    func refused(
+        _ action: AnyAction, with error: any Error, reason: JournalRefusal.Reason? = nil, by dispatcher: Dispatcher,
+        cause: StepCause
+    ) {
+        let time = Date.readingRealTimeClock()
+        let isTaskCancelled = dispatcher.currentTask.map(dispatcher.isCancelled) ?? false
+        let reason = reason ?? JournalRefusal.reason(for: error, inCancelledTask: isTaskCancelled)
+        let wakes = contents.withLock { contents -> Bool in
+            guard contents.isRecording else { return false }
+            let refused = contents.appendRefusal(action, error: error, reason: reason, cause: cause, time: time)
+            return writer?.write(refused) ?? false
+        }
+        if wakes { writer?.wake() }
     }
 
     /// Notes the state of the store an inline mutation changes, made now if it is its first need, and of

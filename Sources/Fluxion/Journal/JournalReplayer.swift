@@ -47,6 +47,9 @@ struct JournalReplayer {
                     case .effect:
                         note(line)
                         continue
+                    case .refusal:
+                        try replayRefusal(line, number: number)
+                        continue
                     }
                     compare(after: line, number: number)
                 } catch let error as JournalError where skippingErrors {
@@ -149,6 +152,34 @@ struct JournalReplayer {
             noteMismatch(
                 line, number: number, store: ReplayReport.Mismatch.noStore, diff: ["the action threw: \(error)"])
         }
+    }
+
+    /// Dispatches a recorded refusal again, which must be refused again with an equal error; one that is not
+    /// replayable (refused while the past was shown, say) is passed over.
+    private mutating func replayRefusal(_ line: JournalLine, number: Int) throws {
+        guard line.replayable == true, let refusal = line.refusal else { return }
+        let actions = try line.replayedActions.map { action in
+            AnyAction(
+                name: action.name, payload: try payload(of: action, number: number),
+                error: try error(of: action, number: number))
+        }
+        let now: String
+        do {
+            if line.actions != nil {
+                try dispatcher.batch { batch in for action in actions { try batch.dispatch(action) } }
+            } else {
+                try dispatcher.dispatch(actions[0])
+            }
+            now = "now it succeeds"
+        } catch {
+            guard !refusal.matches(error, redacting: redacted, errorTypes: dispatcher.replayableErrors) else {
+                report.refusalsReplayed += 1
+                return
+            }
+            now = "now it is refused with \(StateDiff.describe(error, redacting: redacted, qualified: false))"
+        }
+        noteMismatch(
+            line, number: number, store: ReplayReport.Mismatch.refusal, diff: ["refused with \(refusal.error); \(now)"])
     }
 
     /// Sets the states a resume line recorded, without running a handler.

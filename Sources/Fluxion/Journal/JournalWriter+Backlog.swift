@@ -8,6 +8,7 @@ extension JournalWriter {
             case step(JournalEntries.Entry)
             case resume(after: Int, states: [JournalEntries.Change], time: Date)
             case effect(JournalRecord.Effect, step: Int, error: (any Error)?, isOfDroppedStep: Bool)
+            case refusal(JournalRefusal.Entry)
         }
 
         /// What `lock` guards.

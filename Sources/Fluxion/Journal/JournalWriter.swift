@@ -84,6 +84,11 @@ final class JournalWriter: Sendable {
         backlog.addHoldingLock(.step(entry))
     }
 
+    /// Writes a refusal; called with the journal's lock held. Returns whether the writer must be woken.
+    func write(_ refused: JournalRefusal.Entry) -> Bool {
+        backlog.addHoldingLock(.refusal(refused))
+    }
+
     /// Wakes the writer's queue to write the backlog.
     func wake() {
         queue.async { [self] in writeBacklog() }
@@ -147,6 +152,7 @@ final class JournalWriter: Sendable {
         switch item {
         case .step(let entry): entry.sequence
         case .resume(let sequence, _, _), .effect(_, let sequence, _, _): sequence
+        case .refusal(let refused): refused.afterStep
         }
     }
 
@@ -178,20 +184,33 @@ final class JournalWriter: Sendable {
                 line.effect?.error = StateDiff.describe(error, redacting: redacted, qualified: false)
             }
             return (line, sequence)
+        case .refusal(let refused):
+            let line = warningOfUnredactable { _, unredactable in
+                JournalLine(refused, redacting: redacted, errorTypes: errorTypes, unredactable: &unredactable)
+            }
+            return (line, refused.afterStep)
         }
     }
 
-    /// The line of a recorded step, its stores noted as seen; warns once per action name of a value it
-    /// cannot redact.
+    /// The line of a recorded step, its stores noted as seen.
     private func line(of entry: JournalEntries.Entry) -> JournalLine {
+        warningOfUnredactable { seen, unredactable in
+            JournalLine(entry, redacting: redacted, errorTypes: errorTypes, seen: &seen, unredactable: &unredactable)
+        }
+    }
+
+    /// The line `make` makes, noting in its first argument the stores whose state before it writes, and in
+    /// its second the values it left out; warns once per action name of such a value.
+    private func warningOfUnredactable(
+        _ make: (inout Set<String>, inout [JournalLine.Unredactable]) -> JournalLine
+    ) -> JournalLine {
         // NB: the sets are taken out while the line is made, so that adding to them copies nothing.
         var (seen, warned) = output.withLock { output in
             defer { (output.seen, output.warned) = ([], []) }
             return (output.seen, output.warned)
         }
         var unredactable: [JournalLine.Unredactable] = []
-        let line = JournalLine(
-            entry, redacting: redacted, errorTypes: errorTypes, seen: &seen, unredactable: &unredactable)
+        let line = make(&seen, &unredactable)
         var warnings: [JournalError] = []
         for value in unredactable where warned.insert(value.action).inserted {
             let reasons = unredactable.filter { $0.action == value.action }.map(\.reason)

@@ -1,10 +1,11 @@
 /// What replaying a journal did, and whether the stores came out as recorded.
 public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
-    /// The first step after which a store's state differs from the recording.
+    /// The first step after which a store's state differs from the recording, or the first refusal that
+    /// was not refused again alike.
     public struct Mismatch: Sendable, Equatable, CustomStringConvertible {
         /// The journal file's line of the step (counting from 1; in memory, as the file would have it).
         public let line: Int
-        /// The step's number.
+        /// The step's number; for a refusal, the number of the step before it.
         public let sequence: Int
         /// The step's action, as it prints.
         public let action: String
@@ -14,6 +15,8 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
         public let store: String
         /// The ``store`` of a mismatch whose step's action threw as it replayed: ``diff`` says what it threw.
         public static let noStore = "(no store)"
+        /// The ``store`` of a refusal's mismatch: ``diff`` says how the action was refused, and what it did now.
+        public static let refusal = "(refusal)"
         /// What differs, field by field, never empty: `path: recorded → replayed`; for a set's elements
         /// `path: - removed` and `path: + added`, for a dictionary's entries `path[key]: recorded → replayed`
         /// (or `- removed`, `+ added`); or why the action failed, or why the recorded state no longer decodes.
@@ -27,14 +30,18 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
         /// The mismatch in words: the step, its action, the store and the fields that differ.
         public var description: String {
             let cause = cause == .outside ? "" : ", \(cause)"
-            return
-                (["step #\(sequence) (\(action), line \(line)\(cause)): \(store) differs from the recording"]
-                + diff.map { "  \($0)" }).joined(separator: "\n")
+            let title =
+                store == Self.refusal
+                ? "the refusal after step #\(sequence) (\(action), line \(line)\(cause)) differs from the recording"
+                : "step #\(sequence) (\(action), line \(line)\(cause)): \(store) differs from the recording"
+            return ([title] + diff.map { "  \($0)" }).joined(separator: "\n")
         }
     }
 
     /// How many steps were dispatched again (a batch counts as one).
     public var replayed = 0
+    /// How many recorded refusals were dispatched again and refused again with an equal error.
+    public var refusalsReplayed = 0
     /// How many steps could not be dispatched again and had their recorded states set instead.
     public var applied = 0
     /// The errors of the lines skipped, when skipping was asked for.
@@ -83,7 +90,9 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
             ? ""
             : "\nEffects with no recorded end (their dispatches are missing): "
                 + unfinishedEffects.joined(separator: ", ")
-        return "Replayed \(replayed) step(s), set \(applied) from recorded states\(skipped)\(followUps)\(tasks)."
+        let refusals = refusalsReplayed == 0 ? "" : " and \(refusalsReplayed) refusal(s)"
+        return
+            "Replayed \(replayed) step(s)\(refusals), set \(applied) from recorded states\(skipped)\(followUps)\(tasks)."
             + "\(outcome)\(incomparable)\(unfinished)"
     }
 }
