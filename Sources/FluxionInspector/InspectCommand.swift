@@ -22,8 +22,8 @@ package struct InspectCommand: Equatable, Sendable {
         Reads a journal file that a Fluxion app recorded (JSON Lines, `Journal(recording:writingTo:)`).
 
           --summary         print the steps, the time they span, the actions, the stores changed, the
-                            effects, and the steps with errors or that replay cannot dispatch again
-                            (what it does when no option is given)
+                            effects, the steps with errors or that replay cannot dispatch again, and
+                            the refused actions by error (what it does when no option is given)
           --html PAGE.html  write the journal viewer, one HTML page to open in a browser, readable by its
                             owner only; it replaces only an earlier page of the viewer
           -h, --help        print this help

@@ -2,7 +2,8 @@ import Fluxion
 import Foundation
 
 /// A short account of a recorded session: how many steps over how long, which actions ran, which stores
-/// changed, how the effects ended, and which steps carried an error or cannot be replayed.
+/// changed, how the effects ended, which steps carried an error or cannot be replayed, and which actions
+/// the dispatcher refused, by error.
 ///
 /// ```swift
 /// import FluxionInspector
@@ -24,6 +25,7 @@ import Foundation
 /// effects: none
 /// errors: none
 /// not replayable: none
+/// refused: none
 /// ```
 ///
 /// `fluxion-inspect session.jsonl --summary` prints it too.
@@ -51,15 +53,18 @@ public struct JournalSummary: Sendable, Equatable, CustomStringConvertible {
     public let stepsWithErrors: [Int]
     /// The numbers of the steps that replay cannot dispatch again (see `JournalRecord.isReplayable`).
     public let stepsNotReplayable: [Int]
+    /// The actions the dispatcher refused, counted by error (`empty (thrown)`), most first.
+    public let refusals: [Count]
     /// How many times recording resumed from an earlier step after time travel, dropping the steps after it.
     public let resumeCount: Int
 
-    /// The summary of `records`, in the order a journal holds them.
+    /// The summary of `records` and `refusals`, in the order a journal holds them.
     ///
     /// ```swift
-    /// let summary = JournalSummary(journal.records)
+    /// let summary = JournalSummary(journal.records, refusals: journal.refusals)
     /// ```
-    public init(_ records: [JournalRecord]) {
+    public init(_ records: [JournalRecord], refusals: [JournalRefusal] = []) {
+        self.refusals = Self.counts(refusals.map { "\($0.error) (\($0.reason))" })
         let steps = records.filter { $0.name != AnyAction.travelName }
         stepCount = steps.count
         resumeCount = records.count - steps.count
@@ -83,7 +88,7 @@ public struct JournalSummary: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Throws: `JournalError` for a file that cannot be read, is not a journal, or has a corrupt line.
     public init(contentsOf url: URL) throws {
-        self.init(try Journal.records(contentsOf: url))
+        self.init(try Journal.records(contentsOf: url), refusals: try Journal.refusals(contentsOf: url))
     }
 
     /// The summary as lines of text, as `fluxion-inspect --summary` prints it.
@@ -94,6 +99,8 @@ public struct JournalSummary: Sendable, Equatable, CustomStringConvertible {
         lines.append("effects: " + describeEffects())
         lines.append("errors: " + Self.describe(steps: stepsWithErrors))
         lines.append("not replayable: " + Self.describe(steps: stepsNotReplayable))
+        let refused = refusals.map(\.count).reduce(0, +)
+        lines += refused == 0 ? ["refused: none"] : ["refused: \(refused)"] + Self.lines(of: refusals)
         if resumeCount > 0 {
             lines.append("resumed after time travel: \(resumeCount) time" + (resumeCount == 1 ? "" : "s"))
         }
@@ -118,12 +125,15 @@ public struct JournalSummary: Sendable, Equatable, CustomStringConvertible {
 
     /// A title line and a line for each count, or `title: none`.
     private static func describe(_ counts: [Count], title: String) -> [String] {
-        guard !counts.isEmpty else { return ["\(title): none"] }
+        counts.isEmpty ? ["\(title): none"] : ["\(title):"] + lines(of: counts)
+    }
+
+    /// A line for each count: the count, aligned, and the name.
+    private static func lines(of counts: [Count]) -> [String] {
         let width = String(counts.map(\.count).max() ?? 0).count
-        let lines = counts.map { count in
+        return counts.map { count in
             "  " + String(repeating: " ", count: width - String(count.count).count) + "\(count.count)  \(count.name)"
         }
-        return ["\(title):"] + lines
     }
 
     /// `none`, or `2 steps: #3, #5` (the first ten numbers).

@@ -64,6 +64,23 @@ import Testing
         #expect(outcome.output.contains("\nsteps: 2, from "))
     }
 
+    @Test func theSummaryShowsEachRefusal() throws {
+        let url = temporaryURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let dispatcher = try makeShelfDispatcher()
+        let journal = try Journal(recording: dispatcher, writingTo: url)
+        for title in ["Emma", "Ulysses"] { _ = try? dispatcher.dispatch(.lend, payload: title) }
+        journal.stop()
+
+        let outcome = InspectCommand.outcome(of: [url.path, "--summary"])
+
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.output.hasSuffix(
+                #"refused: 2\#n  1  NotOnTheShelf(title: "Emma") (thrown)\#n  1  NotOnTheShelf(title: "Ulysses") (thrown)\#n"#
+            ))
+    }
+
     @Test func writesThePage() throws {
         let url = try recordJournal()
         let page = temporaryURL(".html")

@@ -59,7 +59,32 @@ import Testing
                 "effects: 2 (1 finished, 1 failed)",
                 "errors: 1 step: #4",
                 "not replayable: 2 steps: #3, #4",
+                "refused: none",
             ])
+    }
+
+    @Test func countsTheRefusalsByError() throws {
+        let url = temporaryURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let dispatcher = try makeShelfDispatcher()
+        let journal = try Journal(recording: dispatcher, writingTo: url)
+        try dispatcher.dispatch(.shelve, payload: "Dune")
+        for title in ["Emma", "Emma", "Ulysses"] {
+            #expect(throws: NotOnTheShelf(title: title)) { try dispatcher.dispatch(.lend, payload: title) }
+        }
+        journal.stop()
+
+        let summary = try JournalSummary(contentsOf: url)
+
+        #expect(summary.stepCount == 1)
+        #expect(summary.refusals.map(\.count) == [2, 1])
+        let lines = summary.description.split(separator: "\n").suffix(3)
+        #expect(
+            Array(lines) == [
+                "refused: 3", #"  2  NotOnTheShelf(title: "Emma") (thrown)"#,
+                #"  1  NotOnTheShelf(title: "Ulysses") (thrown)"#,
+            ])
+        #expect(summary.refusals == JournalSummary(journal.records, refusals: journal.refusals).refusals)
     }
 
     @Test func summarizesAnEmptyJournal() throws {
@@ -68,7 +93,9 @@ import Testing
         let summary = JournalSummary(journal.records)
 
         #expect(summary.stepCount == 0 && summary.timeSpan == nil)
-        let text = "steps: 0\nactions: none\nstores changed: none\neffects: none\nerrors: none\nnot replayable: none"
+        let text =
+            "steps: 0\nactions: none\nstores changed: none\neffects: none\nerrors: none\nnot replayable: none"
+            + "\nrefused: none"
         #expect(summary.description == text)
     }
 

@@ -22,8 +22,15 @@ struct ShelfError: Error, CustomStringConvertible {
     var description: String { "the shelf is full" }
 }
 
+/// Why a book cannot be lent: it is not on the shelf.
+struct NotOnTheShelf: Error, Equatable {
+    let title: String
+}
+
 extension ActionName where Payload == String {
     static var shelve: Self { "inspectorShelve" }
+    /// Takes a book off the shelf; refused with ``NotOnTheShelf`` when it is not there.
+    static var lend: Self { "inspectorLend" }
 }
 
 extension ActionName where Payload == Owner {
@@ -53,6 +60,12 @@ final class ShelfStore: Store<Shelf>, DefaultInitializable, @unchecked Sendable 
             .on(.signIn) { shelf, action in shelf.owner = action.payload }
             .on(.bookmark) { shelf, action in shelf.books.append("page \(action.payload.page)") }
             .on(.score) { shelf, action in shelf.lastScore = action.payload }
+            .on(.lend) { shelf, action in
+                guard let index = shelf.books.firstIndex(of: action.payload) else {
+                    throw NotOnTheShelf(title: action.payload)
+                }
+                shelf.books.remove(at: index)
+            }
             .on(.fetch, with: .effects) { _, action, effects in
                 let succeeds = action.payload
                 effects.run(id: succeeds ? "fetch" : "failing fetch") { _ in
