@@ -46,10 +46,10 @@ def rows_shown(browser):
 
 
 def steps_of(path):
-    """The journal's steps (action and resume lines), in order."""
+    """The journal's rows: its steps (action and resume lines) and its refusals, in order."""
     with open(path, encoding="utf-8") as file:
         lines = [json.loads(line) for line in file if line.strip()]
-    return [line for line in lines if line.get("kind") in ("action", "resume")]
+    return [line for line in lines if line.get("kind") in ("action", "resume", "refusal")]
 
 
 def check_viewer(session, page, empty, screenshot):
@@ -58,9 +58,10 @@ def check_viewer(session, page, empty, screenshot):
         browser.navigate(pathlib.Path(page).resolve().as_uri(), READY)
         print(f"viewer: {page} ({len(steps)} steps)")
         rows = rows_shown(browser)
-        check(len(rows) == len(steps), f"the list has one row per step ({len(steps)})", len(rows))
-        check(browser.evaluate('document.getElementById("count").textContent') == f"{len(steps)} steps",
-              "the count says so")
+        refused = [i for i, s in enumerate(steps) if s["kind"] == "refusal"]
+        check(len(rows) == len(steps), f"the list has one row per step and refusal ({len(steps)})", len(rows))
+        count = f"{len(steps) - len(refused)} steps" + (f" · {len(refused)} refused" if refused else "")
+        check(browser.evaluate('document.getElementById("count").textContent') == count, f"the count says so ({count})")
         banner = browser.evaluate('document.getElementById("banner").textContent')
         check(not banner.strip(), "every line is read: the banner names no problem", banner)
         # Times to the microsecond: the effects are drawn on a time axis, not in step order.
@@ -105,6 +106,22 @@ def check_viewer(session, page, empty, screenshot):
             target = cause.get("step", cause.get("queued"))
             selected = browser.evaluate('document.querySelector("#detail h1 .seqno").textContent')
             check(selected == f"#{target}", f"c goes from step {caused + 1} to its cause, #{target}", selected)
+
+        # Each refusal has a row of its own, marked, which says what refused it; the refused filter shows them.
+        check(len(refused) == 2, "the session has two refused actions", refused)
+        marked = browser.evaluate('[...document.querySelectorAll("#rows .row.refused")].map((r) => '
+                                  'Number(r.dataset.row)).sort((a, b) => a - b)')
+        check(marked == refused and all(rows[i]["seq"] == "✗" for i in refused),
+              f"the rows of the refusals ({refused}) are marked ✗, and no other", marked)
+        browser.click(f'#rows .row[data-row="{refused[-1]}"]')
+        callout = browser.evaluate('[...document.querySelectorAll("#detail .callout.error")].map((c) => '
+                                   'c.textContent).join(" ")')
+        error = steps[refused[-1]]["refusal"]["error"]
+        check(f"Refused (thrown): {error}" in callout, "its detail says it was refused, and with what error", callout)
+        browser.click("#refused-only")
+        check([r["row"] for r in rows_shown(browser)] == refused, "the refused filter shows the refusals alone",
+              rows_shown(browser))
+        browser.click("#refused-only")
 
         # A filter narrows the list.
         adds = [i for i, s in enumerate(steps) if s.get("action", {}).get("name") == "addTodo"]

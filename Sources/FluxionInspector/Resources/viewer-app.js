@@ -38,7 +38,9 @@ async function load(text, name) {
   $("file").textContent = name || "";
   $("file").title = name || "";
   const minutes = J.rows.length ? between(J.t1 - J.t0) : "";
-  $("summary").textContent = J.rows.length ? `· ${J.rows.length.toLocaleString()} steps` +
+  const refused = J.rows.filter((r) => r.refused).length;
+  $("summary").textContent = J.rows.length ? `· ${(J.rows.length - refused).toLocaleString()} steps` +
+    (refused ? ` · ${refused.toLocaleString()} refused` : "") +
     ` · ${J.stores.length} stores · ${J.effects.length} effects · ${minutes}` : "";
   fillSelect($("action-filter"), [...J.actions.entries()].sort((a, b) => a[0].localeCompare(b[0]))
     .map(([n, c]) => [n, `${n} (${c.toLocaleString()})`]));
@@ -137,7 +139,7 @@ function setup() {
     if (e.key === "Escape") { $("search").value = ""; applyFilters(); list.focus(); }
     if (e.key === "ArrowDown") { e.preventDefault(); list.focus(); moveInList(1); }
   });
-  for (const id of ["action-filter", "store-filter", "errors-only", "hide-dropped"]) {
+  for (const id of ["action-filter", "store-filter", "errors-only", "refused-only", "hide-dropped"]) {
     $(id).addEventListener("change", () => applyFilters());
   }
   $("open").addEventListener("click", () => $("picker").click());

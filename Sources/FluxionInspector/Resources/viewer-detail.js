@@ -7,8 +7,8 @@ function renderDetail(row) {
   d.textContent = "";
   if (!row) return;
   const h = el("h1");
-  h.append(el("span", "seqno", row.resume ? "⟲" : `#${row.seq}`));
-  h.append(row.resume ? "Resumed after time travel" : row.name);
+  h.append(el("span", "seqno", row.resume ? "⟲" : row.refused ? "✗" : `#${row.seq}`));
+  h.append(row.resume ? "Resumed after time travel" : row.refused ? `${row.name} (refused)` : row.name);
   d.append(h);
   const meta = el("div", "meta");
   const prev = row.i > 0 ? J.rows[row.i - 1] : null;
@@ -42,6 +42,10 @@ function renderDetail(row) {
       "to its states, and the steps recorded after it were dropped."));
   }
   if (row.error) d.append(el("div", "callout error", `Error: ${row.error}`));
+  if (row.refused) {
+    d.append(el("div", "callout error", `Refused (${row.refused.reason}): ${row.refused.error}. It changed ` +
+      `nothing and is not a step: the stores are as step #${row.seq} left them.`));
+  }
 
   if (!row.resume) {
     d.append(el("h2", null, row.actions ? `Batch of ${row.actions.length} actions` : "Payload"));
@@ -105,11 +109,12 @@ function renderDetail(row) {
 
 function rawLine(row) {
   const time = Number.isFinite(row.t) ? new Date(row.t).toISOString() : undefined;
-  const line = { kind: row.resume ? "resume" : "action", sequence: row.seq, time };
+  const line = { kind: row.resume ? "resume" : row.refused ? "refusal" : "action", sequence: row.seq, time };
   if (!row.resume) line.action = { name: row.name, description: row.desc };
   if (row.hasPayload) line.action.payload = row.payload;
   if (row.error) line.action.error = row.error;
   if (row.actions) line.actions = row.actions;
+  if (row.refused) line.refusal = row.refused;
   if (row.cause) line.cause = row.cause.effect !== null ? { effect: row.cause.effect, step: row.cause.step } :
     { queued: row.cause.step };
   line.changes = row.changes.map((c) => ({ store: J.stores[c.id].name, diff: c.diff, after: c.after }));

@@ -48,7 +48,7 @@ function highlight(target, text, query) {
 
 // ---- Filters ------------------------------------------------------------------------------------------------
 function searchText(row) {
-  const parts = [row.name, row.desc, row.error || "", causeText(row)];
+  const parts = [row.name, row.desc, row.error || "", row.refused ? row.refused.error : "", causeText(row)];
   if (row.hasPayload) parts.push(preview(row.payload, 4000));
   for (const a of row.actions || []) parts.push(a.name, a.description || "", preview(a.payload, 2000));
   for (const c of row.changes) parts.push(J.stores[c.id].name, ...c.diff);
@@ -62,6 +62,7 @@ function applyFilters(keepSelection = true) {
   const store = $("store-filter").value === "" ? -1 : Number($("store-filter").value);
   const errors = $("errors-only").checked;
   const hideDropped = $("hide-dropped").checked;
+  const refusedOnly = $("refused-only").checked;
   if (query && !blobs) blobs = J.rows.map(searchText);
   const out = new Int32Array(J.rows.length);
   let n = 0;
@@ -70,13 +71,15 @@ function applyFilters(keepSelection = true) {
     if (store >= 0 && !row.changes.some((c) => c.id === store)) continue;
     if (errors && !row.error && !(row.effects && row.effects.some((f) => f.outcome === "failed"))) continue;
     if (hideDropped && row.dropped) continue;
+    if (refusedOnly && !row.refused) continue;
     if (query && !blobs[row.i].includes(query)) continue;
     out[n++] = row.i;
   }
   view = out.subarray(0, n);
   const total = J.rows.length;
-  $("count").textContent = n === total ? `${total.toLocaleString()} steps` :
-    `${n.toLocaleString()} of ${total.toLocaleString()} steps`;
+  const refused = J.rows.filter((r) => r.refused).length;
+  $("count").textContent = n < total ? `${n.toLocaleString()} of ${total.toLocaleString()} rows` :
+    `${(total - refused).toLocaleString()} steps` + (refused ? ` · ${refused.toLocaleString()} refused` : "");
   $("rows").style.height = `${n * ROW}px`;
   $("nothing").hidden = n > 0 || total === 0;
   renderRows(true);

@@ -66,7 +66,7 @@ async function parse(text, name, progress) {
     if (!j.header && j.rows.length === 0 && j.problems.length === 0) {
       j.problems.push("the first line is not a Fluxion journal header");
     }
-    if (line.kind === "action" || line.kind === "resume") {
+    if (line.kind === "action" || line.kind === "resume" || line.kind === "refusal") {
       addRow(j, line, n + 1, bySeq);
     } else if (line.kind === "effect") {
       addEffect(j, line, n + 1, bySeq);
@@ -105,6 +105,9 @@ function addRow(j, line, number, bySeq) {
   const i = j.rows.length;
   const resume = line.kind === "resume";
   const action = line.action || {};
+  // A refusal changed nothing and is not a step: its sequence is the step it came after.
+  const refused = line.kind === "refusal" ? { error: String((line.refusal || {}).error ?? ""),
+    reason: String((line.refusal || {}).reason ?? "") } : null;
   const row = {
     i, line: number, seq: line.sequence || 0, t: toTime(line.time), resume,
     name: resume ? "Fluxion.travel" : String(action.name ?? "?"),
@@ -113,7 +116,7 @@ function addRow(j, line, number, bySeq) {
     error: action.error ?? null, actions: Array.isArray(line.actions) ? line.actions : null,
     replayable: line.replayable === true, redacted: action.redacted === true || (line.actions || []).some(
       (a) => a && a.redacted),
-    changes: [], cause: null, effects: null, dropped: false,
+    changes: [], cause: null, effects: null, dropped: false, refused,
   };
   for (const change of Array.isArray(line.changes) ? line.changes : []) {
     if (!change || typeof change.store !== "string") continue;
@@ -145,7 +148,7 @@ function addRow(j, line, number, bySeq) {
       if (!j.rows[k].resume && j.rows[k].seq > row.seq) j.rows[k].dropped = true;
     }
   } else {
-    bySeq.set(row.seq, i);
+    if (!refused) bySeq.set(row.seq, i);
     j.actions.set(row.name, (j.actions.get(row.name) || 0) + 1);
   }
   j.rows.push(row);

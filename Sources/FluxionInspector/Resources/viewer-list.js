@@ -42,10 +42,10 @@ function fillRow(node, row, v, query) {
   node.dataset.row = row.i;
   node.dataset.seq = row.seq;
   node.className = "row" + (row.i === sel ? " selected" : "") + (row.dropped ? " dropped" : "") +
-    (row.resume ? " resume" : "");
+    (row.resume ? " resume" : "") + (row.refused ? " refused" : "");
   node.setAttribute("aria-selected", row.i === sel ? "true" : "false");
   const [seq, time, name, tags] = node.children;
-  seq.textContent = row.resume ? "⟲" : `#${row.seq}`;
+  seq.textContent = row.resume ? "⟲" : row.refused ? "✗" : `#${row.seq}`;
   time.textContent = clock(row.t);
   name.textContent = "";
   const b = el("b");
@@ -60,8 +60,10 @@ function fillRow(node, row, v, query) {
     highlight(s, pl, query);
     name.append(s);
   }
-  node.title = `${row.desc}${row.dropped ? " (dropped by time travel)" : ""}`;
+  node.title = `${row.desc}${row.refused ? ` refused: ${row.refused.error}` : ""}` +
+    `${row.dropped ? " (dropped by time travel)" : ""}`;
   tags.textContent = "";
+  if (row.refused) tags.append(el("span", "chip refused", "✗ refused"));
   if (row.error) tags.append(el("span", "chip err", "⚠ error"));
   if (row.cause) {
     const step = row.cause.step || "?";
@@ -123,7 +125,7 @@ function select(i, { scroll = true, hash = true } = {}) {
   renderDetail(J.rows[i]);
   $("scrub").value = String(i);
   const row = J.rows[i];
-  const label = row.resume ? "⟲" : `#${row.seq}`;
+  const label = row.resume ? "⟲" : row.refused ? `✗ after #${row.seq}` : `#${row.seq}`;
   $("where").textContent = `${label} · ${(i + 1).toLocaleString()} of ${J.rows.length.toLocaleString()} · ` +
     clock(row.t);
   drawAxis();
