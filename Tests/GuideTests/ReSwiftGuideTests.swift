@@ -60,6 +60,7 @@ final class PortedCounterStore: Store<Counter>, DefaultInitializable, @unchecked
         try ArticleCode.expect(
             article: "MigratingFromReSwift", holdsTheRegionsOf: ["ReSwiftGuideTests.swift"],
             named: ["port", "portDispatch", "select"])
-        try ArticleCode.expect(article: "MigratingFromReSwift", holdsRegions: ["store"], of: "GettingStartedTests.swift")
+        try ArticleCode.expect(
+            article: "MigratingFromReSwift", holdsRegions: ["store"], of: "GettingStartedTests.swift")
     }
 }
