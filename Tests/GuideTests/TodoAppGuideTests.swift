@@ -19,7 +19,6 @@ func readTodos(from url: URL) async -> Result<[Todo], ImportError> {
     }.value
 }
 
-// article-import-begin
 func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
     // Reads and decodes the file off the calling thread: a Result<[Todo], ImportError>.
     switch await readTodos(from: url) {
@@ -29,7 +28,6 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
         try dispatcher.dispatch(.importFinished, payload: [], error: error)
     }
 }
-// article-import-end
 
 /// The walkthrough of "Building the Todo App", run step by step.
 @Suite(.timeLimit(.minutes(10))) struct TodoAppGuideTests {
@@ -217,7 +215,6 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
     @Test func aRawNameReachesTheSameHandlers() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(TodoStore.self)
-        // article-rawName-begin
         try dispatcher.dispatch(AnyAction(name: "addTodo", payload: "Buy milk"))
 
         do {
@@ -225,7 +222,6 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
         } catch FluxionError.payloadTypeMismatch(let action, let expected, let actual) {
             print(action, expected, actual)  // completeTodo Int String
         }
-        // article-rawName-end
         #expect(try dispatcher.store(TodoStore.self).state.items == [Todo(title: "Buy milk")])
     }
 
@@ -234,8 +230,7 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
             article: "BuildingTheTodoApp", holdsTheRegionsOf: ["TodoAppGuideModel.swift", "TodoAppGuideTests.swift"],
             named: [
                 "model", "stores", "listView", "stats", "history", "undo", "importAction", "importEffect",
-                "importHandler", "import",
-                "dispatch", "factory", "persist", "travel", "test", "rawName",
+                "importHandler", "dispatch", "factory", "persist", "travel", "test",
             ])
     }
 }
