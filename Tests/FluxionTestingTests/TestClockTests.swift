@@ -32,7 +32,6 @@ final class SearchStore: Store<Search>, @unchecked Sendable {  // locked by Stor
             .on(.resultsLoaded) { state, action in state.results = action.payload }
     }
 
-    // article-clock-begin
     func search(_ state: inout Search, _ action: Action<String>, _ effects: Effects) {
         state.query = action.payload
         let (clock, catalog, query) = (clock, catalog, action.payload)
@@ -41,7 +40,6 @@ final class SearchStore: Store<Search>, @unchecked Sendable {  // locked by Stor
             try dispatcher.dispatch(.resultsLoaded, payload: catalog.filter { $0.hasPrefix(query) })
         }
     }
-    // article-clock-end
 }
 
 @Suite(.timeLimit(.minutes(10))) struct TestClockTests {
@@ -163,7 +161,6 @@ final class SearchStore: Store<Search>, @unchecked Sendable {  // locked by Stor
     await test.dispatcher.waitUntilDrained()
 }
 
-// article-test-begin
 @Test func aNewKeystrokeCancelsTheSearchInFlight() async throws {
     let test = TestDispatcher()
     try test.register(SearchStore.self) { SearchStore(clock: test.clock) }
@@ -176,4 +173,3 @@ final class SearchStore: Store<Search>, @unchecked Sendable {  // locked by Stor
     try await test.receive(.resultsLoaded) { $0.modify(SearchStore.self) { $0.results = ["milk"] } }
     await test.finish()
 }
-// article-test-end

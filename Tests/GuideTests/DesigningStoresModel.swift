@@ -156,7 +156,6 @@ func restoreSession(user: String, cart skus: [String], into dispatcher: Dispatch
 }
 // article-batch-end
 
-// article-middleware-begin
 /// Reports the name of every action to an analytics service; changes no state.
 struct AnalyticsMiddleware: Middleware {
     let track: @Sendable (String) -> Void
@@ -166,7 +165,6 @@ struct AnalyticsMiddleware: Middleware {
         return try next(action)
     }
 }
-// article-middleware-end
 
 // article-otherwise-begin
 struct Activity: DefaultInitializable, Equatable, Sendable {

@@ -135,8 +135,8 @@ import Testing
             article: "DesigningStores",
             holdsTheRegionsOf: ["DesigningStoresModel.swift", "DesigningStoresTests.swift"],
             named: [
-                "concerns", "cart", "factory", "storeClosure", "waitFor", "computed", "batch", "middleware",
-                "otherwise", "register",
+                "concerns", "cart", "factory", "storeClosure", "waitFor", "computed", "batch", "otherwise",
+                "register",
             ])
     }
 }

@@ -53,7 +53,7 @@ final class UnreadCountStore: Store<UnreadCount>, DefaultInitializable, @uncheck
 }
 // article-unread-end
 
-// article-creator-begin
+// An asynchronous action creator, as the article's table describes it (not shown there).
 /// Where new messages come from: a server, or a test's list.
 protocol MessageSource: Sendable {
     func newMessages() async throws -> [String]
@@ -70,4 +70,3 @@ extension Dispatcher {
         }
     }
 }
-// article-creator-end

@@ -68,7 +68,7 @@ private struct FixedMessages: MessageSource {
     @Test func theArticleShowsThisCode() throws {
         try ArticleCode.expect(
             article: "MigratingFromFlux", holdsTheRegionsOf: ["FluxGuideModel.swift", "FluxGuideTests.swift"],
-            named: ["actions", "messages", "unread", "creator", "use"])
+            named: ["actions", "messages", "unread", "use"])
     }
 }
 

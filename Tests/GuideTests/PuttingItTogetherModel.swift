@@ -1,7 +1,6 @@
-// The shop of "Putting It Together": a product search, a basket and its total.
+// A shop: a product search, a basket and its total, with effects, persistence and time travel.
 // PuttingItTogetherTests.swift runs it.
 
-// article-actions-begin
 import Fluxion
 import Observation
 
@@ -31,9 +30,7 @@ extension ActionName where Payload == [Product]? {
 extension ActionName where Payload == Product {
     static var addToBasket: Self { "addToBasket" }
 }
-// article-actions-end
 
-// article-search-begin
 struct ProductSearch: Equatable, Sendable {
     var query = ""
     var results: [Product] = []
@@ -71,9 +68,7 @@ final class ProductSearchStore: Store<ProductSearch>, @unchecked Sendable {  // 
             }
     }
 }
-// article-search-end
 
-// article-basket-begin
 struct Basket: Codable, Equatable, Sendable {
     var products: [Product] = []
 }
@@ -117,9 +112,7 @@ final class BasketTotalStore: Store<BasketTotal>, @unchecked Sendable {  // lock
         total = BasketTotal(try waitFor(BasketStore.self).state)
     }
 }
-// article-basket-end
 
-// article-app-begin
 final class ShopApp: Sendable {
     let dispatcher: Dispatcher
     let journal: Journal
@@ -141,9 +134,7 @@ final class ShopApp: Sendable {
         }
     }
 }
-// article-app-end
 
-// article-badge-begin
 /// The basket's badge: told only when the count changes, not for the total or a search.
 final class BasketBadge: Sendable {
     let totals: BasketTotalStore
@@ -162,4 +153,3 @@ final class BasketBadge: Sendable {
         }
     }
 }
-// article-badge-end

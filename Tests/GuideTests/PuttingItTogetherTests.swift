@@ -10,9 +10,9 @@ extension Catalog {
     static let fake = Catalog { query in [tea, mug].filter { $0.id.hasPrefix(query) } }
 }
 
-/// The shop of "Putting It Together", run.
+/// A shop whose search, saved basket, derived total, badge and time travel run together: the parts
+/// the guides show one at a time (the article "Putting It Together" was folded into Building the Todo App).
 @Suite(.timeLimit(.minutes(10))) struct PuttingItTogetherTests {
-    // article-test-begin
     @Test func searchingAndFillingTheBasket() async throws {
         let test = TestDispatcher()
         try ShopApp.register(in: test.dispatcher, catalog: .fake, storage: InMemoryStateStorage(), clock: test.clock)
@@ -43,7 +43,6 @@ extension Catalog {
         }
         await test.finish()
     }
-    // article-test-end
 
     @Test func typingAgainCancelsTheSearchUnderWay() async throws {
         let test = TestDispatcher(exhaustivity: .off)
@@ -60,12 +59,10 @@ extension Catalog {
     @Test func theBadgeIsToldOnlyWhenTheCountChanges() throws {
         let app = try ShopApp(catalog: .fake, storage: InMemoryStateStorage())
         let shown = Recorder<Int>()
-        // article-badgeUse-begin
         let badge = BasketBadge(totals: try app.dispatcher.store(BasketTotalStore.self)) { count in
             shown.append(count)
         }
         badge.startShowing()
-        // article-badgeUse-end
 
         try app.dispatcher.dispatch(.addToBasket, payload: tea)
         try app.dispatcher.dispatch(.searchProducts, payload: "mu")  // not the basket: the badge hears nothing
@@ -76,7 +73,6 @@ extension Catalog {
 
     @Test func quittingInThePastKeepsThePresentAndTheTotalStartsFromIt() async throws {
         let storage = InMemoryStateStorage()
-        // article-travel-begin
         let app = try ShopApp(catalog: .fake, storage: storage)
         try app.dispatcher.dispatch(.addToBasket, payload: tea)
         try app.dispatcher.dispatch(.addToBasket, payload: mug)
@@ -87,17 +83,9 @@ extension Catalog {
         let reopened = try ShopApp(catalog: .fake, storage: storage)
         let total = try reopened.dispatcher.store(BasketTotalStore.self).state  // derived from the restored basket
         // total.count == 2, total.cents == 1_650
-        // article-travel-end
         #expect(try app.dispatcher.store(BasketStore.self).state.products == [tea])
         #expect(try reopened.dispatcher.store(BasketStore.self).state.products == [tea, mug])
         #expect(total == BasketTotal(Basket(products: [tea, mug])))
         #expect(total.count == 2 && total.cents == 1_650)
-    }
-
-    @Test func theArticleShowsThisCode() throws {
-        try ArticleCode.expect(
-            article: "PuttingItTogether",
-            holdsTheRegionsOf: ["PuttingItTogetherModel.swift", "PuttingItTogetherTests.swift"],
-            named: ["actions", "search", "basket", "app", "badge", "test", "badgeUse", "travel"])
     }
 }

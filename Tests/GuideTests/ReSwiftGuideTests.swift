@@ -61,8 +61,6 @@ final class PortedCounterStore: Store<Counter>, DefaultInitializable, @unchecked
             article: "MigratingFromReSwift", holdsTheRegionsOf: ["ReSwiftGuideTests.swift"],
             named: ["port", "portDispatch", "select"])
         try ArticleCode.expect(
-            article: "MigratingFromReSwift", holdsRegions: ["state", "actions", "store"],
-            of: "GettingStartedTests.swift")
-        try ArticleCode.expect(article: "MigratingFromReSwift", holdsRegions: ["uikit"], of: "SwiftUIGuideViews.swift")
+            article: "MigratingFromReSwift", holdsRegions: ["store"], of: "GettingStartedTests.swift")
     }
 }

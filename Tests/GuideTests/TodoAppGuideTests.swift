@@ -1,4 +1,5 @@
 import Fluxion
+import FluxionTesting
 import Foundation
 import Testing
 
@@ -18,7 +19,6 @@ func readTodos(from url: URL) async -> Result<[Todo], ImportError> {
     }.value
 }
 
-// article-import-begin
 func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
     // Reads and decodes the file off the calling thread: a Result<[Todo], ImportError>.
     switch await readTodos(from: url) {
@@ -28,7 +28,6 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
         try dispatcher.dispatch(.importFinished, payload: [], error: error)
     }
 }
-// article-import-end
 
 /// The walkthrough of "Building the Todo App", run step by step.
 @Suite(.timeLimit(.minutes(10))) struct TodoAppGuideTests {
@@ -49,11 +48,9 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
         #expect(throws: TodoError.emptyTitle) { try dispatcher.dispatch(.addTodo, payload: "") }
         let view = ListView(todos: todos, filter: try dispatcher.store(FilterStore.self))
         let heard = Recorder<Int>()
-        // article-token-begin
         let token = todos.observe { change in
             print("\(change.action.name): \(change.oldState.items.count) → \(change.newState.items.count) items")
         }
-        // article-token-end
         let witness = todos.observe { change in heard.append(change.newState.items.count) }
         try dispatcher.dispatch(.setFilter, payload: .active)
         try dispatcher.dispatch(.clearCompleted)
@@ -157,6 +154,48 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
         #expect(errors.values.first?.action == "importTodos")
     }
 
+    @Test func quittingInThePastKeepsThePresentAndTheStatsStartFromIt() async throws {
+        let storage = InMemoryStateStorage()
+        // article-travel-begin
+        let dispatcher = Dispatcher()
+        try dispatcher.register(TodoStore.self, persistence: Persistence(storage: storage, key: "todos"))
+        let journal = try Journal(recording: dispatcher)
+        try dispatcher.dispatch(.addTodo, payload: "Buy milk")
+        try dispatcher.dispatch(.addTodo, payload: "Walk the dog")
+
+        try journal.stepBack()  // the list shows "Buy milk" alone
+        await dispatcher.shutdown()  // the app quits here: the present is saved, not the past
+
+        let reopened = Dispatcher()
+        try reopened.register(TodoStore.self, persistence: Persistence(storage: storage, key: "todos"))
+        try reopened.register(StatsStore.self, computedFrom: TodoStore.self) { Stats(counting: $0.items) }
+        let stats = try reopened.store(StatsStore.self).state  // computed from the restored list: total 2
+        // article-travel-end
+        #expect(try dispatcher.store(TodoStore.self).state.items == [Todo(title: "Buy milk")])
+        #expect(try reopened.store(TodoStore.self).state.items.map(\.title) == ["Buy milk", "Walk the dog"])
+        #expect(stats.total == 2)
+        await reopened.shutdown()
+    }
+
+    // article-test-begin
+    @Test func completingAnItemCountsItDone() async throws {
+        let test = TestDispatcher()
+        try test.register(TodoStore.self)
+        try test.register(StatsStore.self, computedFrom: TodoStore.self) { Stats(counting: $0.items) }
+
+        try test.dispatch(.addTodo, payload: "Buy milk") {
+            $0.modify(TodoStore.self) { $0.items = [Todo(title: "Buy milk")] }
+        }  // StatsStore is expected to follow: total 1
+        try test.dispatch(.completeTodo, payload: 1) {
+            $0.modify(TodoStore.self) { $0.items[0].isDone = true }
+        }
+        #expect(throws: TodoError.noSuchItem(2)) {
+            try test.dispatch(.completeTodo, payload: 2)  // refused: no store changes
+        }
+        await test.finish()
+    }
+    // article-test-end
+
     @Test func theLoggingMiddlewarePrintsEachActionAndItsDiffs() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(TodoStore.self)
@@ -176,7 +215,6 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
     @Test func aRawNameReachesTheSameHandlers() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(TodoStore.self)
-        // article-rawName-begin
         try dispatcher.dispatch(AnyAction(name: "addTodo", payload: "Buy milk"))
 
         do {
@@ -184,7 +222,6 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
         } catch FluxionError.payloadTypeMismatch(let action, let expected, let actual) {
             print(action, expected, actual)  // completeTodo Int String
         }
-        // article-rawName-end
         #expect(try dispatcher.store(TodoStore.self).state.items == [Todo(title: "Buy milk")])
     }
 
@@ -193,8 +230,7 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
             article: "BuildingTheTodoApp", holdsTheRegionsOf: ["TodoAppGuideModel.swift", "TodoAppGuideTests.swift"],
             named: [
                 "model", "stores", "listView", "stats", "history", "undo", "importAction", "importEffect",
-                "importHandler", "import",
-                "dispatch", "token", "factory", "persist", "rawName",
+                "importHandler", "dispatch", "factory", "persist", "travel", "test",
             ])
     }
 }
