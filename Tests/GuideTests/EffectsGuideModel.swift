@@ -86,7 +86,7 @@ func withTimeout<Value: Sendable>(
     }
 }
 
-struct Toast: DefaultInitializable, Equatable, Sendable {
+struct Toast: Equatable, Sendable {
     var message: String?
 }
 
@@ -99,17 +99,27 @@ extension ActionName where Payload == Void {
 }
 
 // article-toast-begin
-final class ToastStore: Store<Toast>, DefaultInitializable, @unchecked Sendable {  // state guarded by Store's lock
+final class ToastStore: Store<Toast>, @unchecked Sendable {  // state guarded by Store's lock; the clock never changes
+    let clock: any Clock<Duration>
+
+    init(clock: any Clock<Duration> = ContinuousClock()) {
+        self.clock = clock
+        super.init(initialState: Toast())
+    }
+
     override class var handlers: Handlers {
         HandlerTable()
-            .on(.showToast, with: .effects) { toast, action, effects in
-                toast.message = action.payload
-                effects.run(id: "toast", cancelInFlight: true) { dispatcher in
-                    try await Task.sleep(for: .seconds(3))  // a newer toast replaces this one meanwhile
-                    try dispatcher.dispatch(.hideToast)
-                }
-            }
+            .route(.showToast, to: ToastStore.show)
             .on(.hideToast) { toast, _ in toast.message = nil }
+    }
+
+    func show(_ toast: inout Toast, _ action: Action<String>, _ effects: Effects) {
+        toast.message = action.payload
+        let clock = clock
+        effects.run(id: "toast", cancelInFlight: true) { dispatcher in
+            try await clock.sleep(for: .seconds(3))  // a newer toast replaces this one meanwhile
+            try dispatcher.dispatch(.hideToast)
+        }
     }
 }
 // article-toast-end

@@ -213,14 +213,19 @@ func temporaryURL(_ name: String) -> URL {
 
     @Test func aToastHidesItselfAndANewerToastReplacesItsTimer() async throws {
         let dispatcher = Dispatcher()
-        try dispatcher.register(ToastStore.self)
+        let clock = TestClock()
+        try dispatcher.register(ToastStore.self) { ToastStore(clock: clock) }
         let toast = try dispatcher.store(ToastStore.self)
         let hides = Recorder<String>()
         let token = toast.observe { change in hides.append(change.action.name) }
 
         try dispatcher.dispatch(.showToast, payload: "Saved")
+        await clock.advance(by: .seconds(2))
         try dispatcher.dispatch(.showToast, payload: "Deleted")
         #expect(toast.state.message == "Deleted")
+        await clock.advance(by: .seconds(2))
+        #expect(toast.state.message == "Deleted", "the first toast's timer was cancelled")
+        await clock.advance(by: .seconds(1))
         await dispatcher.waitUntilDrained()
 
         #expect(toast.state.message == nil)
