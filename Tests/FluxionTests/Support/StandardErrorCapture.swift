@@ -11,8 +11,17 @@ import Darwin
 /// Whatever any thread writes to standard error while `body` runs is caught,
 /// so keep `body` short; the caught text is written back to standard error
 /// afterwards, so nothing is lost. A thread drains the pipe meanwhile, so a
-/// full pipe never blocks a writer.
+/// full pipe never blocks a writer. Captures run one at a time: two that
+/// overlapped would each restore the descriptor the other saved, and leave
+/// descriptor 2 holding a pipe's write end, so its drain would never end.
 func captureStandardError(_ body: () throws -> Void) throws -> String {
+    try standardErrorRedirection.withValue { _ in try redirectingStandardError(body) }
+}
+
+/// Held for the whole of a capture: descriptor 2 is one per process.
+private let standardErrorRedirection = LockedBox(())
+
+private func redirectingStandardError(_ body: () throws -> Void) throws -> String {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else { throw TestError("pipe failed: errno \(errno)") }
     let (reader, writer) = (ends[0], ends[1])
