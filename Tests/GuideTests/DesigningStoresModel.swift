@@ -166,7 +166,6 @@ struct AnalyticsMiddleware: Middleware {
     }
 }
 
-// article-otherwise-begin
 struct Activity: DefaultInitializable, Equatable, Sendable {
     var counts: [String: Int] = [:]
 }
@@ -178,4 +177,3 @@ final class ActivityStore: Store<Activity>, DefaultInitializable, @unchecked Sen
         }
     }
 }
-// article-otherwise-end

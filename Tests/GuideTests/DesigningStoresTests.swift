@@ -135,7 +135,7 @@ import Testing
             article: "DesigningStores",
             holdsTheRegionsOf: ["DesigningStoresModel.swift", "DesigningStoresTests.swift"],
             named: [
-                "concerns", "cart", "factory", "storeClosure", "waitFor", "computed", "batch", "otherwise",
+                "concerns", "cart", "factory", "storeClosure", "waitFor", "computed", "batch",
                 "register",
             ])
     }

@@ -40,11 +40,9 @@ final class PortedCounterStore: Store<Counter>, DefaultInitializable, @unchecked
         let counter = try dispatcher.store(CounterStore.self)
         let label = CounterLabel()
         let heard = Recorder<Int>()
-        // article-select-begin
         counter.observe(owner: label, \.count) { label, count in
             label.show(count.newValue)  // only when the count changed; count.oldValue is the one before
         }
-        // article-select-end
         counter.observe(owner: label, \.count) { _, count in heard.append(count.newValue) }
 
         try dispatcher.dispatch(.increment, payload: 2)
@@ -59,7 +57,7 @@ final class PortedCounterStore: Store<Counter>, DefaultInitializable, @unchecked
     @Test func theArticleShowsThisCode() throws {
         try ArticleCode.expect(
             article: "MigratingFromReSwift", holdsTheRegionsOf: ["ReSwiftGuideTests.swift"],
-            named: ["port", "portDispatch", "select"])
+            named: ["port", "portDispatch"])
         try ArticleCode.expect(
             article: "MigratingFromReSwift", holdsRegions: ["store"], of: "GettingStartedTests.swift")
     }

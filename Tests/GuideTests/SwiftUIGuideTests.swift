@@ -9,7 +9,6 @@ import Testing
     @Test func aBodyIsToldOnlyWhenAValueItReadChanges() throws {
         let model = try AppModel.live()
         let told = Recorder<String>()
-        // article-tracking-begin
         withObservationTracking {
             _ = (model.settings.title, model.counter.count, model.settings.step)  // what CounterView's body reads
         } onChange: {
@@ -21,7 +20,6 @@ import Testing
 
         try model.dispatcher.dispatch(.increment, payload: 1)  // the count changed: told
         #expect(told.values == ["CounterView"])
-        // article-tracking-end
     }
 
     @Test func aValueReadThroughTheStoreIgnoresTheStatesOtherValues() throws {
@@ -78,7 +76,7 @@ import Testing
             holdsTheRegionsOf: ["SwiftUIGuideModel.swift", "SwiftUIGuideViews.swift", "SwiftUIGuideTests.swift"],
             named: [
                 "settings", "model", "previewModel", "environment", "counterView", "binding", "settingsView", "app",
-                "preview", "uikit", "tracking",
+                "preview", "uikit",
             ])
     }
 }

@@ -23,6 +23,7 @@ struct TodoList: Codable, Equatable, Sendable {
         items[number - 1].isDone = true
     }
 }
+// article-model-end
 
 enum TodoError: Error, Equatable {
     case emptyTitle
@@ -42,6 +43,7 @@ enum VisibilityFilter: String, Codable, Sendable {
     }
 }
 
+// article-actions-begin
 extension ActionName where Payload == String {
     static var addTodo: Self { "addTodo" }
 }
@@ -58,7 +60,7 @@ extension ActionName where Payload == Void {
 extension ActionName where Payload == VisibilityFilter {
     static var setFilter: Self { "setFilter" }
 }
-// article-model-end
+// article-actions-end
 
 // article-stores-begin
 final class TodoStore: Store<TodoList>, DefaultInitializable, @unchecked Sendable {  // locked by Store
@@ -175,7 +177,6 @@ extension TodoStore {
 }
 // article-undo-end
 
-// article-importAction-begin
 extension ActionName where Payload == String {
     static var importTodos: Self { "importTodos" }
 }
@@ -183,7 +184,6 @@ extension ActionName where Payload == String {
 extension ActionName where Payload == [Todo] {
     static var importFinished: Self { "importFinished" }
 }
-// article-importAction-end
 
 // article-importEffect-begin
 extension TodoStore {
