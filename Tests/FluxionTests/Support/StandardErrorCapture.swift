@@ -15,11 +15,11 @@ import Darwin
 /// overlapped would each restore the descriptor the other saved, and leave
 /// descriptor 2 holding a pipe's write end, so its drain would never end.
 func captureStandardError(_ body: () throws -> Void) throws -> String {
-    try standardErrorRedirection.withValue { _ in try redirectingStandardError(body) }
+    try standardErrorRedirection.withLock { try redirectingStandardError(body) }
 }
 
 /// Held for the whole of a capture: descriptor 2 is one per process.
-private let standardErrorRedirection = LockedBox(())
+private let standardErrorRedirection = NSLock()
 
 private func redirectingStandardError(_ body: () throws -> Void) throws -> String {
     var ends: [Int32] = [-1, -1]
