@@ -73,7 +73,6 @@ final class CartStore: Store<Cart>, @unchecked Sendable {  // state guarded by S
 }
 // article-factory-end
 
-// article-storeClosure-begin
 extension ActionName where Payload == String {
     static var checkPrice: Self { "checkPrice" }
 }
@@ -94,7 +93,6 @@ final class PriceCheckStore: Store<Int?>, @unchecked Sendable {  // locked by St
             }
     }
 }
-// article-storeClosure-end
 
 // article-waitFor-begin
 struct Checkout: Equatable, Sendable {

@@ -134,9 +134,6 @@ import Testing
         try ArticleCode.expect(
             article: "DesigningStores",
             holdsTheRegionsOf: ["DesigningStoresModel.swift", "DesigningStoresTests.swift"],
-            named: [
-                "concerns", "cart", "factory", "storeClosure", "waitFor", "computed", "batch",
-                "register",
-            ])
+            named: ["concerns", "cart", "factory", "waitFor", "computed", "batch", "register"])
     }
 }

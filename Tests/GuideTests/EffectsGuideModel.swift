@@ -98,7 +98,6 @@ extension ActionName where Payload == Void {
     static var hideToast: Self { "hideToast" }
 }
 
-// article-toast-begin
 final class ToastStore: Store<Toast>, @unchecked Sendable {  // state guarded by Store's lock; the clock never changes
     let clock: any Clock<Duration>
 
@@ -122,4 +121,3 @@ final class ToastStore: Store<Toast>, @unchecked Sendable {  // state guarded by
         }
     }
 }
-// article-toast-end

@@ -354,6 +354,6 @@ func temporaryURL(_ name: String) -> URL {
                 "EffectsGuideModel.swift", "EffectsGuideTests.swift", "EffectsGuideTests+Journal.swift",
                 "EffectsGuideTestExamples.swift",
             ],
-            named: ["search", "toast", "cancel", "onTaskError", "replay", "test", "taskError"])
+            named: ["search", "cancel", "onTaskError", "replay", "test", "taskError"])
     }
 }

@@ -32,7 +32,6 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
 /// The walkthrough of "Building the Todo App", run step by step.
 @Suite(.timeLimit(.minutes(10))) struct TodoAppGuideTests {
     @Test func registerDispatchAndRead() throws {
-        // article-dispatch-begin
         let dispatcher = Dispatcher()
         try dispatcher.register(TodoStore.self)
         try dispatcher.register(FilterStore.self)
@@ -42,7 +41,6 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
 
         let todos = try dispatcher.store(TodoStore.self)
         print(todos.state.items)  // [Todo(title: "Buy milk", isDone: true)]
-        // article-dispatch-end
         #expect(todos.state.items == [Todo(title: "Buy milk", isDone: true)])
 
         #expect(throws: TodoError.emptyTitle) { try dispatcher.dispatch(.addTodo, payload: "") }
@@ -235,7 +233,7 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
             article: "BuildingTheTodoApp", holdsTheRegionsOf: ["TodoAppGuideModel.swift", "TodoAppGuideTests.swift"],
             named: [
                 "model", "actions", "stores", "listView", "stats", "history", "undo", "importEffect",
-                "importHandler", "dispatch", "factory", "persist", "travel", "test",
+                "importHandler", "factory", "persist", "travel", "test",
             ])
     }
 }
