@@ -127,10 +127,6 @@ final class CounterViewController: UIViewController {
     @objc func increaseTapped() {
         dispatcher.send(.increment, payload: 1)
     }
-
-    @objc func decreaseTapped() {
-        dispatcher.send(.decrement, payload: 1)
-    }
 }
 // article-uikit-end
 #endif

@@ -61,11 +61,9 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
     @Test func computedAndDerivedStoresFollowTheListAndUndoGoesBack() throws {
         let dispatcher = Dispatcher()
         try dispatcher.register(TodoStore.self)
-        // article-factory-begin
         try dispatcher.register(StatsStore.self, computedFrom: TodoStore.self) { todos in
             Stats(counting: todos.items)
         }
-        // article-factory-end
         try dispatcher.register(HistoryStore.self, derivedFrom: TodoStore.self) { HistoryStore(tracking: $0) }
         let todos = try dispatcher.store(TodoStore.self)
         let stats = try dispatcher.store(StatsStore.self)
@@ -233,7 +231,7 @@ func importTodos(from url: URL, into dispatcher: Dispatcher) async throws {
             article: "BuildingTheTodoApp", holdsTheRegionsOf: ["TodoAppGuideModel.swift", "TodoAppGuideTests.swift"],
             named: [
                 "model", "actions", "stores", "listView", "stats", "history", "undo", "importEffect",
-                "importHandler", "factory", "persist", "travel", "test",
+                "importHandler", "persist", "travel", "test",
             ])
     }
 }
