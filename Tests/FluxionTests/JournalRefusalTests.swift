@@ -265,6 +265,24 @@ final class FullPantryStore: Store<[String]>, DefaultInitializable, @unchecked S
         #expect(try dispatcher.store(PantryStore.self).state == [])
     }
 
+    @Test func aMoveFromACancelledTaskIsRefusedButIsNoRefusalOfTheSession() async throws {
+        let dispatcher = try makeDispatcher()
+        let journal = try Journal(recording: dispatcher)
+        try dispatcher.dispatch(.stock, payload: "tea")
+        let cancelled = OneShotSignal()
+        let task = dispatcher.dispatchTask(id: "rewind") { _ in
+            await cancelled.wait()
+            try journal.stepBack()
+        }
+        dispatcher.cancelTasks(id: "rewind")
+        cancelled.fire()
+        await #expect(throws: CancellationError.self) { try await task.value }
+
+        #expect(journal.refusals.isEmpty)  // a move is not an action of the session
+        #expect(!journal.isTravelling)
+        #expect(try dispatcher.store(PantryStore.self).state == ["tea"])
+    }
+
     @Test func aRedactedErrorIsHiddenInTheFileAndNotReplayed() throws {
         let url = temporaryJournalURL()
         defer { try? FileManager.default.removeItem(at: url) }

@@ -70,9 +70,7 @@ extension Dispatcher {
         let reason = state.withLock { $0.refusal(ofCallerOf: ObjectIdentifier(self)) }
         guard reason != .shutDown else { return FluxionError.dispatcherShutDown(action: name) }
         report(TaskError(.refused, taskID: currentTask?.id?.value, action: name, error: CancellationError()))
-        if name != AnyAction.travelName {
-            recordRefusal(of: action(), error: CancellationError(), reason: .taskCancelled, cause: causeOfCurrentTask)
-        }
+        recordRefusal(of: action(), error: CancellationError(), reason: .taskCancelled, cause: causeOfCurrentTask)
         return CancellationError()
     }
 }

@@ -144,9 +144,7 @@ extension Dispatcher {
             delivery = try transaction.end(step: steps.serial)
         } catch {
             if let commit { tracer?.end(commit, action: name, outcome: "rolled back") }
-            if name != AnyAction.travelName {
-                recordRefusal(of: AnyAction(name: name, payload: actions), error: error, cause: runningStep.cause)
-            }
+            recordRefusal(of: AnyAction(name: name, payload: actions), error: error, cause: runningStep.cause)
             throw error
         }
         if let commit { tracer?.end(commit, action: name, outcome: "committed") }

@@ -42,10 +42,14 @@ extension Dispatcher {
     }
 
     /// Records, in the journal attached if any, that `action` was refused with `error`; `cause` made it run.
+    /// A time-travel move refused is not an action of the session, and is not recorded.
     func recordRefusal(
-        of action: AnyAction, error: any Error, reason: JournalRefusal.Reason? = nil, cause: StepCause
+        of action: @autoclosure () -> AnyAction, error: any Error, reason: JournalRefusal.Reason? = nil,
+        cause: StepCause
     ) {
         guard let recorder = state.withLock({ $0.middleware.recorder?.recorder }) else { return }
+        let action = action()
+        guard action.name != AnyAction.travelName else { return }
         recorder.refused(action, with: error, reason: reason, by: self, cause: cause)
     }
 
