@@ -5,7 +5,7 @@
 /// with the task's registration; its rollback drops it, and the work never runs.
 final class TaskGate: Sendable {
     private enum State {
-        case closed(CheckedContinuation<TrackedTask?, Never>?)
+        case closed(CheckedContinuation<Void, Never>?)
         case open(TrackedTask)
         case dropped
     }
@@ -15,36 +15,39 @@ final class TaskGate: Sendable {
     /// Waits for the gate to open; returns the task's registration, or `nil` when it was dropped.
     func wait() async -> TrackedTask? {
         await withCheckedContinuation { continuation in
-            let ready: TrackedTask?? = state.withLock { state in
-                switch state {
-                case .closed:
-                    state = .closed(continuation)
-                    return nil
-                case .open(let task): return .some(task)
-                case .dropped: return .some(nil)
-                }
+            let isSettled = state.withLock { state in
+                guard case .closed = state else { return true }
+                state = .closed(continuation)
+                return false
             }
-            if let ready { continuation.resume(returning: ready) }
+            if isSettled { continuation.resume() }
+        }
+        // NB: the outcome is read under the lock once resumed, so that what the opener wrote before it
+        // opened (the task's owner, its registry fields) is seen whichever way the wait ended: a resume
+        // that came before the wait suspended is ordered by the runtime alone, unseen by ThreadSanitizer.
+        return state.withLock { state in
+            guard case .open(let task) = state else { return nil }
+            return task
         }
     }
 
     /// Lets the work run as `task`.
     func open(as task: TrackedTask) {
-        settle(.open(task), resuming: task)
+        settle(.open(task))
     }
 
     /// Keeps the work from ever running; does nothing once the gate is open.
     func drop() {
-        settle(.dropped, resuming: nil)
+        settle(.dropped)
     }
 
-    private func settle(_ outcome: State, resuming value: TrackedTask?) {
-        let waiter = state.withLock { state -> CheckedContinuation<TrackedTask?, Never>?? in
+    private func settle(_ outcome: State) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>?? in
             guard case .closed(let waiter) = state else { return nil }
             state = outcome
             return .some(waiter)
         }
-        if let waiter = waiter ?? nil { waiter.resume(returning: value) }
+        if let waiter = waiter ?? nil { waiter.resume() }
     }
 }
 
